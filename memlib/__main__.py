@@ -1,0 +1,130 @@
+"""`python -m memlib run | check`: what run_all.sh calls.
+
+run    execute the notebooks headlessly with papermill into results/<profile>/<notebook>/, then check
+check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import claims
+from .runtime import DEVICES, PROFILES, MemlibError, check_choice
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+KERNEL = "memlib"
+
+
+def notebooks() -> list[str]:
+    return sorted(p.stem for p in NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
+
+
+def resolve_names(only: list[str] | None) -> list[str]:
+    names = notebooks()
+    if not only:
+        return names
+    out = []
+    for want in only:
+        want = Path(want).stem
+        match = [n for n in names if n == want or n.split("_")[0] == want]
+        if len(match) != 1:
+            raise MemlibError(f"unknown notebook {want!r}; choose one of: {', '.join(names)}")
+        out += match
+    return out
+
+
+def ensure_kernel() -> str:
+    """Install (or repair) a Jupyter kernel named "memlib" that runs this very Python."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    try:
+        spec = KernelSpecManager().get_kernel_spec(KERNEL)
+        if spec.argv and Path(spec.argv[0]).resolve() == Path(sys.executable).resolve():
+            return KERNEL
+    except NoSuchKernel:
+        pass
+    from ipykernel.kernelspec import install
+    install(kernel_name=KERNEL, display_name="Python (memlib)", prefix=sys.prefix)
+    spec = KernelSpecManager().get_kernel_spec(KERNEL)
+    if Path(spec.argv[0]).resolve() != Path(sys.executable).resolve():
+        raise MemlibError(f"a Jupyter kernel named {KERNEL!r} elsewhere ({spec.resource_dir}) shadows this "
+                          f"environment's; remove it with `jupyter kernelspec remove {KERNEL}`")
+    return KERNEL
+
+
+def run(args) -> int:
+    names = resolve_names(args.only)
+    if args.data_root is not None and not Path(args.data_root).expanduser().is_dir():
+        raise MemlibError(f"--data-root {args.data_root} is not a directory")
+    import papermill as pm
+    kernel = ensure_kernel()
+    results = Path(args.results_dir).resolve()
+    failed = []
+    for i, name in enumerate(names, 1):
+        out_dir = results / args.profile / name
+        out_dir.mkdir(parents=True, exist_ok=True)
+        params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
+                      data_root=None if args.data_root is None else str(Path(args.data_root).expanduser().resolve()))
+        print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
+        t0 = time.perf_counter()
+        try:
+            pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(out_dir / f"{name}.ipynb"),
+                                parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                progress_bar=sys.stderr.isatty())
+        except pm.PapermillExecutionError as e:
+            failed.append(name)
+            print(f"  {name} failed in cell {e.exec_count}: {e.ename}: {e.evalue}\n"
+                  f"  full traceback in {out_dir / (name + '.ipynb')}", flush=True)
+            continue
+        rows = claims.evaluate_notebook(name, _metrics(out_dir), args.profile)
+        counts = {s: sum(r["status"] == s for r in rows) for s in ("pass", "fail", "missing", "not checked")}
+        print(f"  done in {time.perf_counter() - t0:.0f} s; claims: "
+              + ", ".join(f"{n} {s}" for s, n in counts.items() if n), flush=True)
+    report = claims.check(results, args.profile)
+    bad = report["counts"]["fail"] + report["counts"]["missing"]
+    print(f"report: {results / args.profile / 'report.md'} ({', '.join(f'{n} {s}' for s, n in report['counts'].items() if n)})")
+    return 1 if failed or bad else 0
+
+
+def _metrics(out_dir: Path) -> dict:
+    p = out_dir / "metrics.json"
+    return json.loads(p.read_text()) if p.exists() else {}
+
+
+def check(args) -> int:
+    report = claims.check(Path(args.results_dir), args.profile)
+    print(claims.markdown(report["claims"]))
+    print(f"report: {Path(args.results_dir) / args.profile / 'report.md'}")
+    return 1 if report["counts"]["fail"] + report["counts"]["missing"] else 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m memlib", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("run", "check"):
+        p = sub.add_parser(name)
+        p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
+        p.add_argument("--results-dir", default=str(ROOT / "results"))
+        if name == "run":
+            p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
+            p.add_argument("--only", action="append", help="run one notebook (repeatable): name or number")
+            p.add_argument("--data-root", default=None, help="folder with MNIST/, FashionMNIST/, cifar-10-batches-py/")
+            p.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        check_choice(args.profile, PROFILES, "profile")
+        if args.command == "run":
+            check_choice(args.device, DEVICES, "device")
+            return run(args)
+        return check(args)
+    except MemlibError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

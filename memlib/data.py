@@ -1,0 +1,317 @@
+"""Datasets and probes.
+
+`load_images(name)` returns `(x, y)`: `x` float32 (N, C, H, W) in [0, 1], `y` int64. The papers'
+datasets are read from their standard files under a data root; the embedded sets ship with
+scikit-learn / scikit-image and need no network. Probes are the test inputs of the papers:
+generated images at an exact correlation with a training image (paper 1, App. E.3), noise,
+squares and patterns.
+"""
+from __future__ import annotations
+
+import gzip
+import pickle
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .runtime import MemlibError, check_choice
+
+MNIST_MEAN, MNIST_STD = 0.1307, 0.3081  # paper 1, App. B: standardization of every input
+
+DATASETS = ("mnist", "fashion_mnist", "cifar10", "digits", "faces", "photos")
+SPLITS = ("train", "test")
+_IDX_FILES = {"train": ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"),
+              "test": ("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")}
+_IDX_DIRS = {"mnist": "MNIST", "fashion_mnist": "FashionMNIST"}
+_HOW_TO_GET = ("download the standard files (e.g. with torchvision.datasets.{cls}(root, download=True) "
+               "on a machine with network) and pass their parent directory as data_root / --data-root")
+
+
+class DatasetMissing(MemlibError, FileNotFoundError):
+    """A dataset's files are not where they should be."""
+
+
+def load_images(name: str, *, split: str = "train", root=None, download: bool = False):
+    """Load a dataset as `(x, y)`; see the module docstring for the names."""
+    check_choice(name, DATASETS, "dataset")
+    check_choice(split, SPLITS, "split")
+    if name in _IDX_DIRS:
+        return _load_idx_dataset(name, split, root, download)
+    if name == "cifar10":
+        return _load_cifar10(split, root, download)
+    return {"digits": _digits, "faces": _faces, "photos": _photos}[name](split)
+
+
+# ---------------------------------------------------------------- the papers' datasets (files)
+
+def read_idx(path) -> np.ndarray:
+    """Read an IDX file (MNIST's format), gzipped or not."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as f:
+        data = f.read()
+    if len(data) < 4 or data[0] != 0 or data[1] != 0:
+        raise MemlibError(f"{path} is not an IDX file (bad magic number)")
+    dtype = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}[data[2]]
+    ndim = data[3]
+    shape = tuple(int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
+    arr = np.frombuffer(data, dtype=dtype, offset=4 + 4 * ndim)
+    if arr.size != int(np.prod(shape)):
+        raise MemlibError(f"{path} is truncated: expected {int(np.prod(shape))} values, found {arr.size}")
+    return arr.reshape(shape)
+
+
+def _find(base: Path, stem: str):
+    for p in (base / stem, base / (stem + ".gz")):
+        if p.exists():
+            return p
+    return None
+
+
+def _require_root(root, name):
+    if root is None:
+        raise DatasetMissing(f"dataset {name!r} needs a data root: pass data_root=DIR (--data-root DIR) "
+                             f"holding the standard files, or use an embedded set ('digits', 'faces', 'photos')")
+    return Path(root).expanduser()
+
+
+def _maybe_download(name, root, cls):
+    try:
+        import torchvision.datasets as tvd  # optional: torchvision may not import against this torch
+    except Exception as e:  # noqa: BLE001 - any import failure means "not available"
+        raise DatasetMissing(f"download=True needs torchvision, which does not import here ({type(e).__name__}); "
+                             + _HOW_TO_GET.format(cls=cls)) from None
+    for train in (True, False):
+        getattr(tvd, cls)(str(root), train=train, download=True)
+
+
+def _load_idx_dataset(name, split, root, download):
+    root = _require_root(root, name)
+    cls = _IDX_DIRS[name]
+    base = root / cls / "raw"
+    img_stem, lbl_stem = _IDX_FILES[split]
+    if download and (_find(base, img_stem) is None or _find(base, lbl_stem) is None):
+        _maybe_download(name, root, cls)
+    img, lbl = _find(base, img_stem), _find(base, lbl_stem)
+    if img is None or lbl is None:
+        raise DatasetMissing(f"{name} ({split}) not found: expected {base / img_stem}[.gz] and "
+                             f"{base / lbl_stem}[.gz]; " + _HOW_TO_GET.format(cls=cls))
+    x = torch.from_numpy(read_idx(img).astype(np.float32) / 255.0).unsqueeze(1)
+    y = torch.from_numpy(read_idx(lbl).astype(np.int64))
+    return x, y
+
+
+def _load_cifar10(split, root, download):
+    root = _require_root(root, "cifar10")
+    base = root / "cifar-10-batches-py"
+    files = [f"data_batch_{i}" for i in range(1, 6)] if split == "train" else ["test_batch"]
+    if download and not all((base / f).exists() for f in files):
+        _maybe_download("cifar10", root, "CIFAR10")
+    missing = [f for f in files if not (base / f).exists()]
+    if missing:
+        raise DatasetMissing(f"cifar10 ({split}) not found: expected {', '.join(str(base / f) for f in missing)}; "
+                             + _HOW_TO_GET.format(cls="CIFAR10"))
+    xs, ys = [], []
+    for f in files:
+        with open(base / f, "rb") as fh:
+            batch = pickle.load(fh, encoding="bytes")
+        xs.append(np.asarray(batch[b"data"], dtype=np.uint8).reshape(-1, 3, 32, 32))
+        ys.append(np.asarray(batch[b"labels"], dtype=np.int64))
+    x = torch.from_numpy(np.concatenate(xs).astype(np.float32) / 255.0)
+    return x, torch.from_numpy(np.concatenate(ys))
+
+
+# ---------------------------------------------------------------- embedded sets (no network)
+
+def _split(x, y, split, n_train):
+    return (x[:n_train], y[:n_train]) if split == "train" else (x[n_train:], y[n_train:])
+
+
+def _digits(split):
+    """scikit-learn's 8x8 digits (1,797 images, 0..16): first 1,500 train, the rest test."""
+    from sklearn.datasets import load_digits
+    d = load_digits()
+    x = torch.from_numpy(d.images.astype(np.float32) / 16.0).unsqueeze(1)
+    return _split(x, torch.from_numpy(d.target.astype(np.int64)), split, 1500)
+
+
+def _faces(split):
+    """scikit-image's LFW subset: 100 faces (label 1) and 100 non-faces (label 0), 25x25.
+
+    Interleaved so that both splits hold both classes: 160 train, 40 test.
+    """
+    from skimage import data as skdata
+    imgs = skdata.lfw_subset().astype(np.float32)            # (200, 25, 25), faces first
+    order = np.stack([np.arange(100), np.arange(100, 200)], 1).reshape(-1)
+    x = torch.from_numpy(imgs[order]).unsqueeze(1).clamp(0, 1)
+    y = torch.from_numpy((order < 100).astype(np.int64))
+    return _split(x, y, split, 160)
+
+
+PHOTOS = ("astronaut", "chelsea", "coffee", "rocket", "hubble_deep_field", "immunohistochemistry",
+          "retina", "china", "flower")
+
+
+def _photos(split):
+    """Colour photographs shipped with scikit-image and scikit-learn, cut into 3x32x32 crops.
+
+    Each photo gives its whole frame and a 3x3 grid of crops (10 images); the label is the photo.
+    Train holds the whole frames and 6 crops of each, test the other 3 crops.
+    """
+    from skimage import data as skdata
+    from sklearn.datasets import load_sample_images
+    sk = dict(zip(("china", "flower"), load_sample_images().images))
+    xs, ys, is_test = [], [], []
+    for label, name in enumerate(PHOTOS):
+        img = sk[name] if name in sk else getattr(skdata, name)()
+        t = torch.from_numpy(np.array(img[..., :3])).permute(2, 0, 1).float() / 255.0
+        side = min(t.shape[1:])
+        t = t[:, :side, :side].unsqueeze(0)                  # (1, 3, side, side), top-left square
+        views = [t] + [t[..., i * side // 3:(i + 1) * side // 3, j * side // 3:(j + 1) * side // 3]
+                       for i in range(3) for j in range(3)]
+        for k, v in enumerate(views):
+            xs.append(F.interpolate(v, size=(32, 32), mode="bilinear", antialias=True, align_corners=False))
+            ys.append(label)
+            is_test.append(k in (3, 6, 9))
+    x = torch.cat(xs).clamp(0, 1)
+    y = torch.tensor(ys)
+    mask = torch.tensor(is_test) if split == "test" else ~torch.tensor(is_test)
+    return x[mask], y[mask]
+
+
+# ---------------------------------------------------------------- transforms
+
+def resize(x: torch.Tensor, size: int) -> torch.Tensor:
+    """Resize (N, C, H, W) images to size x size (bilinear, antialiased when shrinking)."""
+    return F.interpolate(x, size=(size, size), mode="bilinear", align_corners=False,
+                         antialias=size < x.shape[-1])
+
+
+def standardize(x: torch.Tensor, mean: float = MNIST_MEAN, std: float = MNIST_STD) -> torch.Tensor:
+    return (x - mean) / std
+
+
+def unstandardize(x: torch.Tensor, mean: float = MNIST_MEAN, std: float = MNIST_STD) -> torch.Tensor:
+    return x * std + mean
+
+
+def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.Tensor, str]:
+    """Paper 1's single training example: a "7" from MNIST under `root`, else from `digits`.
+
+    Returns ((1, 1, size, size) in [0, 1], the source's name).
+    """
+    if root is not None and _find(Path(root).expanduser() / "MNIST" / "raw", _IDX_FILES["train"][0]):
+        x, y = load_images("mnist", root=root)
+        src = "mnist"
+    else:
+        x, y = load_images("digits")
+        src = "digits"
+    img = x[(y == digit).nonzero()[0]]
+    return resize(img, size).clamp(0, 1), src
+
+
+# ---------------------------------------------------------------- probes
+
+PROBE_KINDS = ("noise", "squares", "patterns")
+
+
+def correlated_probes(x_train: torch.Tensor, rho: float, n: int, *, seed: int = 0) -> torch.Tensor:
+    """`n` random images whose Pearson correlation with `x_train` is exactly `rho` and whose
+    Euclidean norm equals `x_train`'s (paper 1, App. E.3).
+
+    Random pixels are centred and made orthogonal to the centred training image; then the
+    parallel component is added to force correlation `rho`, and the mean and scale are set so the
+    norm matches. Returns (n, *x_train.shape[-3:]).
+    """
+    if not -1.0 <= rho <= 1.0:
+        raise MemlibError(f"rho must lie in [-1, 1], got {rho}")
+    shape = x_train.shape[-3:]
+    x = x_train.reshape(-1).double()
+    if x.numel() != int(np.prod(shape)):
+        raise MemlibError("correlated_probes takes one training image")
+    d = x.numel()
+    mean = x.mean()
+    xc = x - mean
+    u = xc / xc.norm()                                              # (d,) unit, zero mean
+    z = torch.randn(n, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    z = z - z.mean(1, keepdim=True)
+    z = z - (z @ u)[:, None] * u[None]
+    v = z / z.norm(dim=1, keepdim=True)                             # (n, d) unit, zero mean, ⟂ u
+    pc = rho * u[None] + (1 - rho ** 2) ** 0.5 * v                  # unit, zero mean, corr = rho
+    probes = xc.norm() * pc + mean                                  # ||probe||² = ||xc||² + d·mean² = ||x||²
+    assert probes.shape == (n, d)
+    return probes.float().reshape(n, *shape)
+
+
+def probes(kind: str, n: int, shape=(1, 28, 28), *, seed: int = 0) -> torch.Tensor:
+    """Generated test images in [0, 1]: uniform "noise", white "squares" on black, or "patterns"
+    (stripes, checkerboards, rings, crosses). Returns (n, *shape)."""
+    check_choice(kind, PROBE_KINDS, "probe kind")
+    c, h, w = shape
+    g = torch.Generator().manual_seed(seed)
+    if kind == "noise":
+        return torch.rand(n, c, h, w, generator=g)
+    out = torch.zeros(n, c, h, w)
+    yy, xx = torch.meshgrid(torch.arange(h, dtype=torch.float32), torch.arange(w, dtype=torch.float32), indexing="ij")
+    for i in range(n):
+        r = torch.rand(4, generator=g)
+        if kind == "squares":
+            side = int(h * (0.25 + 0.5 * r[0]))
+            top, left = int((h - side) * r[1]), int((w - side) * r[2])
+            out[i, :, top:top + side, left:left + side] = 1.0
+            continue
+        period = 3 + 6 * r[0]
+        pattern = i % 4
+        if pattern == 0:    # stripes at a random angle
+            a = np.pi * r[1]
+            img = torch.sin(2 * np.pi * (xx * torch.cos(a) + yy * torch.sin(a)) / period) > 0
+        elif pattern == 1:  # checkerboard
+            img = ((xx // (period / 2)) + (yy // (period / 2))) % 2 == 0
+        elif pattern == 2:  # rings around a random centre
+            cy, cx = h * r[1], w * r[2]
+            img = torch.sin(2 * np.pi * ((yy - cy) ** 2 + (xx - cx) ** 2).sqrt() / period) > 0
+        else:               # a cross
+            t = max(1, int(period / 2))
+            cy, cx = int(h * (0.25 + 0.5 * r[1])), int(w * (0.25 + 0.5 * r[2]))
+            img = ((yy - cy).abs() < t) | ((xx - cx).abs() < t)
+        out[i] = img.float()
+    return out
+
+
+def swiss_roll(n: int, *, seed: int = 0, noise: float = 0.0) -> torch.Tensor:
+    """`n` points on the 2-D Swiss roll (paper 2, Fig 2), scaled to [-1, 1]. Returns (n, 2)."""
+    g = torch.Generator().manual_seed(seed)
+    t = 1.5 * np.pi * (1 + 2 * torch.rand(n, generator=g))
+    pts = torch.stack([t * torch.cos(t), t * torch.sin(t)], 1)
+    pts = pts + noise * torch.randn(n, 2, generator=g)
+    return pts / (1.5 * np.pi * 3)
+
+
+def probe_panel(x_train: torch.Tensor, *, root=None, n_each: int = 2, seed: int = 0):
+    """Paper 1's test row: the training image, test digits, other images, patterns, squares, noise.
+
+    Everything is grayscale at the training image's size, in [0, 1]. Uses MNIST's test digits and
+    Fashion-MNIST when `root` holds them, else `digits` and `faces`. Returns (x (N, 1, s, s), names).
+    """
+    size = x_train.shape[-1]
+    try:
+        digits = load_images("mnist", split="test", root=root)[0] if root else None
+    except DatasetMissing:
+        digits = None
+    digits = digits if digits is not None else load_images("digits", split="test")[0]
+    try:
+        other = load_images("fashion_mnist", split="test", root=root)[0] if root else None
+    except DatasetMissing:
+        other = None
+    other = other if other is not None else load_images("faces", split="test")[0][::7]
+    groups = [(x_train.reshape(1, 1, size, size), "train"),
+              (resize(digits[: 2 * n_each], size), "digit"),
+              (resize(other[:n_each], size), "image"),
+              (probes("patterns", n_each, (1, size, size), seed=seed), "pattern"),
+              (probes("squares", 1, (1, size, size), seed=seed), "square"),
+              (probes("noise", 1, (1, size, size), seed=seed), "noise")]
+    x = torch.cat([g for g, _ in groups]).clamp(0, 1)
+    names = [name for g, name in groups for _ in range(len(g))]
+    return x, names

@@ -1,0 +1,40 @@
+"""How close a trained net is to the identity and to the constant map (paper 1), and friends."""
+from __future__ import annotations
+
+import torch
+
+
+def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Per-sample Pearson correlation over all pixels: (N, ...) x (N or 1, ...) -> (N,).
+
+    A constant sample has no defined correlation; it scores 0.
+    """
+    a = a.reshape(len(a), -1).double()
+    b = b.reshape(len(b), -1).double().expand_as(a)
+    ac = a - a.mean(1, keepdim=True)
+    bc = b - b.mean(1, keepdim=True)
+    denom = ac.norm(dim=1) * bc.norm(dim=1)
+    r = (ac * bc).sum(1) / denom.clamp_min(1e-300)
+    return torch.where(denom > 0, r, torch.zeros_like(r)).float()
+
+
+@torch.no_grad()
+def predict(model: torch.nn.Module, x: torch.Tensor, *, batch_size: int = 256) -> torch.Tensor:
+    """`model(x)` in eval mode, in batches, on the model's device; returns a CPU tensor."""
+    dev = next(model.parameters()).device
+    model.eval()
+    return torch.cat([model(x[i:i + batch_size].to(dev)).cpu() for i in range(0, len(x), batch_size)])
+
+
+@torch.no_grad()
+def identity_constant_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
+    """Mean correlation and MSE of the predictions on `probes` to the identity (the probe itself)
+    and to the constant map (the training image), paper 1, Fig 8/9/31-33."""
+    out = predict(model, probes)
+    target_const = x_train.reshape(1, *probes.shape[1:]).cpu()
+    return {
+        "corr_identity": correlation(out, probes).mean().item(),
+        "corr_constant": correlation(out, target_const).mean().item(),
+        "mse_identity": (out - probes).pow(2).mean().item(),
+        "mse_constant": (out - target_const).pow(2).mean().item(),
+    }

@@ -1,0 +1,214 @@
+"""Where results go, and a cache of trained models keyed by their full configuration.
+
+A notebook opens a `Run`: it fixes device and seed, owns `results/<profile>/<notebook>/`, collects
+named metrics and figures, and writes `metrics.json` and `provenance.json`. `fit_cached` trains
+a model unless an identical configuration (builder and its arguments, initialization, seed, data,
+training arguments) is already in the cache, so re-running a notebook or moving a widget does not
+retrain. A corrupt cache entry is reported and recomputed, never trusted.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import torch
+
+from . import claims as _claims
+from .models import initialize_
+from .plot import savefig
+from .runtime import MemlibError, PROFILES, check_choice, get_device, pick, seed_everything, set_device
+from .train import History, fit
+
+CACHE_VERSION = 1  # bump when a change to the training code invalidates cached models
+_default_cache = None
+
+
+def tensor_digest(t: torch.Tensor) -> str:
+    t = t.detach().cpu().contiguous()
+    h = hashlib.sha256(f"{tuple(t.shape)}{t.dtype}".encode())
+    h.update(t.numpy().tobytes())
+    return h.hexdigest()[:16]
+
+
+def describe(build) -> dict:
+    """A JSON description of a model builder: a function or a functools.partial of one."""
+    if isinstance(build, functools.partial):
+        return {"fn": describe(build.func)["fn"], "args": list(build.args), "kwargs": dict(build.keywords)}
+    name = getattr(build, "__qualname__", "")
+    if not name or "<lambda>" in name or "<locals>" in name:
+        raise MemlibError("fit_cached needs a module-level builder or a functools.partial of one "
+                          "(a lambda cannot be keyed); e.g. functools.partial(convnet, 5, channels=32)")
+    return {"fn": f"{build.__module__}.{name}"}
+
+
+class Cache:
+    """Content-addressed store: `key(config) -> file` holding what `compute` returned."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(config: dict) -> str:
+        blob = json.dumps({"v": CACHE_VERSION, **config}, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+    def path(self, config: dict) -> Path:
+        return self.root / f"{self.key(config)}.pt"
+
+    def load(self, config: dict):
+        """The stored value for `config`, or None when absent or unreadable (then it is deleted)."""
+        path = self.path(config)
+        if not path.exists():
+            return None
+        try:
+            entry = torch.load(path, map_location="cpu", weights_only=True)
+            if json.dumps(entry["config"], sort_keys=True, default=str) != json.dumps(config, sort_keys=True, default=str):
+                raise ValueError("stored configuration differs")
+            return entry["value"]
+        except Exception as e:  # noqa: BLE001 - any failure to read means: do not trust it
+            warnings.warn(f"cache entry {path.name} is corrupt ({type(e).__name__}: {e}); recomputing it",
+                          stacklevel=3)
+            path.unlink(missing_ok=True)
+            return None
+
+    def save(self, config: dict, value) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        path = self.path(config)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        torch.save({"config": json.loads(json.dumps(config, default=str)), "value": value}, tmp)
+        os.replace(tmp, path)  # atomic: a killed run never leaves a half-written entry
+
+    def get_or_compute(self, config: dict, compute):
+        value = self.load(config)
+        if value is not None:
+            self.hits += 1
+            return value
+        self.misses += 1
+        value = compute()
+        self.save(config, value)
+        return value
+
+
+def default_cache() -> Cache:
+    global _default_cache
+    if _default_cache is None:
+        _default_cache = Cache(os.environ.get("MEMLIB_CACHE", "results/cache"))
+    return _default_cache
+
+
+def set_default_cache(cache: Cache | None) -> None:
+    global _default_cache
+    _default_cache = cache
+
+
+def build_model(build, *, seed: int = 0, init: str = "default") -> torch.nn.Module:
+    """Build a model from `seed` exactly as `fit_cached` does (same seed, same initial weights)."""
+    torch.manual_seed(seed)
+    model = build()
+    if init != "default":
+        initialize_(model, init)
+    return model
+
+
+def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0,
+               init: str = "default", cache: Cache | None = None, **fit_kwargs):
+    """Build `build()` from `seed` with initialization `init`, train it with `fit(..., **fit_kwargs)`
+    and return `(model, history)`, reading both from the cache when this configuration is there.
+
+    Callbacks' records are cached with the history (a hit does not call them again).
+    """
+    cache = cache or default_cache()
+    key_kwargs = {k: v for k, v in fit_kwargs.items() if k not in ("progress", "desc", "callbacks")}
+    key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
+    config = {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
+              "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
+    model = build_model(build, seed=seed, init=init)
+
+    def compute():
+        hist = fit(model, x, target, seed=seed, **fit_kwargs)
+        return {"state": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "history": hist.as_dict()}
+
+    value = cache.get_or_compute(config, compute)
+    model.load_state_dict(value["state"])
+    model.to(get_device()).eval()
+    return model, History.from_dict(value["history"])
+
+
+def _git_commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                              cwd=Path(__file__).parent).stdout.strip() or None
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _versions() -> dict:
+    out = {"python": platform.python_version(), "torch": torch.__version__}
+    for mod in ("numpy", "scipy", "sklearn", "skimage", "matplotlib", "papermill"):
+        try:
+            out[mod] = __import__(mod).__version__
+        except Exception:  # noqa: BLE001
+            pass
+    return out
+
+
+class Run:
+    """One notebook's execution: parameters, device, seed, results directory, metrics, figures."""
+
+    def __init__(self, notebook: str, *, profile: str = "quick", device: str = "auto", seed: int = 0,
+                 results_dir="results", data_root=None):
+        check_choice(profile, PROFILES, "profile")
+        self.notebook, self.profile, self.seed, self.data_root = notebook, profile, seed, data_root
+        self.device = set_device(device)
+        seed_everything(seed)
+        self.dir = Path(results_dir) / profile / notebook
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.cache = Cache(Path(os.environ.get("MEMLIB_CACHE", Path(results_dir) / "cache")))
+        set_default_cache(self.cache)
+        self.metrics: dict = {}
+        self.figures: list = []
+        self.params = {"profile": profile, "device": device, "seed": seed, "results_dir": str(results_dir),
+                       "data_root": None if data_root is None else str(data_root)}
+        self._start = time.perf_counter()
+        print(f"{notebook}: profile={profile}, device={self.device}, seed={seed}, results in {self.dir}")
+
+    def pick(self, **by_profile):
+        """This run's value of a profile-dependent parameter: `run.pick(smoke=.., quick=.., paper=..)`."""
+        return pick(self.profile, **by_profile)
+
+    def log(self, **metrics) -> None:
+        """Record named numbers (flat keys such as `fig2.closed_form_rel_err`) in metrics.json."""
+        for k, v in metrics.items():
+            self.metrics[k] = float(v)
+        self._write("metrics.json", self.metrics)
+
+    def savefig(self, fig, name: str) -> Path:
+        path = savefig(fig, self.dir / f"{name}.png")
+        self.figures.append(path.name)
+        return path
+
+    def _write(self, name, obj):
+        with open(self.dir / name, "w") as f:
+            json.dump(obj, f, indent=1, sort_keys=True)
+
+    def finish(self):
+        """Write provenance.json and metrics.json; return this notebook's claims, checked."""
+        wall = time.perf_counter() - self._start
+        self._write("metrics.json", self.metrics)
+        self._write("provenance.json", {
+            "notebook": self.notebook, "parameters": self.params, "resolved_device": str(get_device()),
+            "cuda_device": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
+            "wall_time_s": round(wall, 2), "git_commit": _git_commit(), "versions": _versions(),
+            "cache_hits": self.cache.hits, "cache_misses": self.cache.misses, "figures": self.figures,
+            "argv": sys.argv[:1], "finished": time.strftime("%Y-%m-%dT%H:%M:%S")})
+        return _claims.ClaimTable(_claims.evaluate_notebook(self.notebook, self.metrics, self.profile))

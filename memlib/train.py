@@ -1,0 +1,186 @@
+"""The one training loop. Every experiment in the package is `fit` plus arguments and callbacks.
+
+Paper 1's recipe is the default shape of a call (App. B):
+`fit(net, x, steps=..., lr=0.01, momentum=0.9, schedule="stagewise")` trains `net` to map `x` to
+itself with the MSE loss. A callback is any `cb(state) -> bool | None` called every `log_every`
+steps and at the end; returning True stops training.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+from tqdm.auto import tqdm
+
+from .runtime import MemlibError, check_choice, get_device
+
+OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
+SCHEDULES = ("constant", "stagewise")
+LOSSES = {"mse": F.mse_loss}
+
+
+class TrainingDiverged(MemlibError):
+    """The loss became NaN or infinite."""
+
+
+@dataclass
+class History:
+    """What a run leaves behind: the logged loss curve and anything callbacks recorded."""
+    steps: list = field(default_factory=list)      # optimizer steps at which the loss was logged
+    loss: list = field(default_factory=list)       # loss before that step's update
+    lr: list = field(default_factory=list)
+    records: dict = field(default_factory=dict)    # callbacks' own series, by name
+    wall_time: float = 0.0
+    stopped_at: int | None = None                  # the step at which until_loss/a callback stopped it
+
+    @property
+    def final_loss(self) -> float:
+        return self.loss[-1] if self.loss else math.nan
+
+    def as_dict(self) -> dict:
+        return dict(steps=self.steps, loss=self.loss, lr=self.lr, records=self.records,
+                    wall_time=self.wall_time, stopped_at=self.stopped_at)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "History":
+        return cls(**d)
+
+
+@dataclass
+class State:
+    """What a callback sees."""
+    step: int
+    model: torch.nn.Module
+    loss: float
+    history: History
+    optimizer: torch.optim.Optimizer
+    steps_per_epoch: int
+
+    @property
+    def epoch(self) -> float:
+        return self.step / self.steps_per_epoch
+
+
+def stagewise(step: int, steps: int) -> float:
+    """Paper 1, App. B: the learning rate decays by x0.2 at 30 %, 60 % and 80 % of the steps."""
+    return 0.2 ** sum(step >= f * steps for f in (0.3, 0.6, 0.8))
+
+
+def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weight_decay: float = 0.0):
+    check_choice(name, OPTIMIZERS, "optimizer")
+    if name == "sgd":
+        return torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+    cls = {"adam": torch.optim.Adam, "adagrad": torch.optim.Adagrad, "rmsprop": torch.optim.RMSprop,
+           "adamax": torch.optim.Adamax}[name]
+    return cls(params, lr=lr, weight_decay=weight_decay)
+
+
+def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = None, *,
+        steps: int, lr: float, optimizer: str = "sgd", momentum: float = 0.0,
+        weight_decay: float = 0.0, schedule: str | Callable = "constant",
+        batch_size: int | None = None, loss: str | Callable = "mse",
+        until_loss: float | None = None, callbacks=(), progress: bool = True,
+        parameters=None, log_every: int | None = None, seed: int = 0,
+        clip_grad_norm: float | None = None, desc: str | None = None) -> History:
+    """Train `model` in place to map `x` (N, ...) to `target` (N, ...); `target=None` autoencodes x.
+
+    `parameters`: names of the parameters to train (the rest stay fixed), e.g. paper 1's
+    bottom-layer-only two-layer net; None trains all. `batch_size=None` is full-batch; otherwise
+    minibatches are drawn without replacement each epoch from a generator seeded by `seed`.
+    `clip_grad_norm` rescales the gradient to at most that norm (off by default: no paper clips).
+    """
+    if steps < 0:
+        raise MemlibError(f"steps must be >= 0, got {steps}")
+    if not callable(schedule):
+        check_choice(schedule, SCHEDULES, "schedule")
+    factor = stagewise if schedule == "stagewise" else (schedule if callable(schedule) else None)
+    loss_fn = loss if callable(loss) else LOSSES[check_choice(loss, tuple(LOSSES), "loss")]
+    device = get_device()
+    model.to(device)
+    x = x.to(device)
+    target = x if target is None else target.to(device)
+    if len(target) != len(x):
+        raise MemlibError(f"x has {len(x)} examples but target has {len(target)}")
+
+    named = dict(model.named_parameters())
+    if parameters is not None:
+        unknown = sorted(set(parameters) - set(named))
+        if unknown:
+            raise MemlibError(f"unknown parameter names {unknown}; the model has {sorted(named)}")
+    trained = [p for n, p in named.items() if parameters is None or n in parameters]
+    frozen = [p for p in named.values() if all(p is not q for q in trained)]
+    saved_flags = [p.requires_grad for p in frozen]
+    for p in frozen:
+        p.requires_grad_(False)
+    opt = make_optimizer(trained, optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay)
+
+    n = len(x)
+    bs = n if batch_size is None else min(batch_size, n)
+    steps_per_epoch = math.ceil(n / bs)
+    gen = torch.Generator().manual_seed(seed)
+    order = None
+    log_every = log_every or max(1, steps // 200)
+    sync_every = 1 if device.type == "cpu" else log_every   # no host sync per step on a GPU
+    hist = History()
+    bar = tqdm(total=steps, desc=desc or "fit", leave=False, disable=not progress, mininterval=0.5)
+    model.train()
+    start = time.perf_counter()
+    current_lr = lr
+    try:
+        for step in range(steps + 1):
+            if bs == n:
+                xb, tb = x, target
+            else:
+                k = step % steps_per_epoch
+                if k == 0:
+                    order = torch.randperm(n, generator=gen).to(device)
+                idx = order[k * bs:(k + 1) * bs]
+                xb, tb = x[idx], target[idx]
+            if factor is not None:
+                new_lr = lr * factor(step, steps)
+                if new_lr != current_lr:
+                    current_lr = new_lr
+                    for g in opt.param_groups:
+                        g["lr"] = new_lr
+            with torch.set_grad_enabled(step < steps):
+                value = loss_fn(model(xb), tb)
+            logged = step % log_every == 0 or step == steps
+            if logged or step % sync_every == 0:
+                v = value.item()
+                if not math.isfinite(v):
+                    first = step if sync_every == 1 else max(0, step - sync_every + 1)
+                    where = f"step {step}" if sync_every == 1 else f"steps {first}..{step}"
+                    raise TrainingDiverged(
+                        f"training diverged: the loss became {v} at {where} of {steps} "
+                        f"(optimizer={optimizer}, lr={current_lr:g}); lower the learning rate")
+                if until_loss is not None and v < until_loss:
+                    logged = True
+            if logged:
+                hist.steps.append(step)
+                hist.loss.append(v)
+                hist.lr.append(current_lr)
+                state = State(step, model, v, hist, opt, steps_per_epoch)
+                stop = any([bool(cb(state)) for cb in callbacks])
+                bar.set_postfix(loss=f"{v:.3g}", refresh=False)
+                if stop or (until_loss is not None and v < until_loss):
+                    hist.stopped_at = step
+                    break
+            if step == steps:
+                break
+            opt.zero_grad(set_to_none=True)
+            value.backward()
+            if clip_grad_norm is not None:
+                torch.nn.utils.clip_grad_norm_(trained, clip_grad_norm)
+            opt.step()
+            bar.update(1)
+    finally:
+        bar.close()
+        for p, flag in zip(frozen, saved_flags):
+            p.requires_grad_(flag)
+        model.eval()
+    hist.wall_time = time.perf_counter() - start
+    return hist

@@ -1,0 +1,59 @@
+"""Every notebook executes headlessly under the smoke profile, through the same CLI as run_all.sh."""
+import json
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from memlib.__main__ import NOTEBOOK_DIR, notebooks
+
+NAMES = notebooks()
+
+
+def test_notebooks_are_stripped_and_parameterized():
+    assert NAMES, "no notebooks found"
+    for name in NAMES:
+        nb = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
+        code = [c for c in nb.cells if c.cell_type == "code"]
+        assert not any(c.outputs or c.execution_count for c in code), f"{name}: outputs not stripped"
+        params = [c for c in code if "parameters" in c.metadata.get("tags", [])]
+        assert len(params) == 1, f"{name}: needs exactly one cell tagged 'parameters'"
+        for p in ("profile", "device", "data_root", "seed", "results_dir"):
+            assert f"{p} =" in params[0].source
+
+
+@pytest.fixture(scope="module")
+def smoke_results(tmp_path_factory):
+    out = tmp_path_factory.mktemp("results")
+    proc = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--device", "cpu",
+                           "--results-dir", str(out)], capture_output=True, text=True, timeout=900)
+    return out, proc
+
+
+def test_smoke_run_succeeds(smoke_results):
+    out, proc = smoke_results
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_smoke_outputs(smoke_results, name):
+    out, _ = smoke_results
+    d = out / "smoke" / name
+    assert (d / f"{name}.ipynb").exists(), f"{name} was not executed"
+    assert list(d.glob("*.png")), f"{name} saved no figure"
+    metrics = json.loads((d / "metrics.json").read_text())
+    assert metrics and all(isinstance(v, float) for v in metrics.values())
+    prov = json.loads((d / "provenance.json").read_text())
+    assert prov["parameters"]["profile"] == "smoke" and prov["wall_time_s"] > 0 and prov["versions"]["torch"]
+    executed = nbformat.read(d / f"{name}.ipynb", as_version=4)
+    assert any(o.get("output_type") == "display_data" for c in executed.cells if c.cell_type == "code"
+               for o in c.get("outputs", [])), "figures were not rendered inline"
+
+
+def test_smoke_report(smoke_results):
+    out, _ = smoke_results
+    report = json.loads((out / "smoke" / "report.json").read_text())
+    assert report["profile"] == "smoke" and report["claims"]
+    assert report["counts"]["fail"] == 0 and report["counts"]["missing"] == 0
+    assert (out / "smoke" / "report.md").read_text().startswith("# Reproduction report")

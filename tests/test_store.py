@@ -1,0 +1,77 @@
+import functools
+
+import pytest
+import torch
+
+from memlib import models, store, train
+
+
+def test_cache_hit_does_not_retrain(tmp_path, monkeypatch):
+    calls = []
+    real_fit = train.fit
+
+    def counting_fit(*a, **k):
+        calls.append(1)
+        return real_fit(*a, **k)
+
+    monkeypatch.setattr(store, "fit", counting_fit)
+    cache = store.Cache(tmp_path)
+    x = torch.randn(1, 1, 8, 8)
+    build = functools.partial(models.convnet, 2, channels=4)
+    m1, h1 = store.fit_cached(build, x, seed=3, cache=cache, steps=20, lr=0.01, progress=False)
+    m2, h2 = store.fit_cached(build, x, seed=3, cache=cache, steps=20, lr=0.01, progress=False)
+    assert len(calls) == 1 and cache.hits == 1 and cache.misses == 1
+    assert all(torch.equal(a, b) for a, b in zip(m1.state_dict().values(), m2.state_dict().values()))
+    assert h1.loss == h2.loss
+    # any change of configuration is a miss: seed, data, training arguments, builder arguments
+    store.fit_cached(build, x, seed=4, cache=cache, steps=20, lr=0.01, progress=False)
+    store.fit_cached(build, x + 1, seed=3, cache=cache, steps=20, lr=0.01, progress=False)
+    store.fit_cached(build, x, seed=3, cache=cache, steps=21, lr=0.01, progress=False)
+    store.fit_cached(functools.partial(models.convnet, 2, channels=5), x, seed=3, cache=cache, steps=20, lr=0.01,
+                     progress=False)
+    assert len(calls) == 5
+
+
+def test_cached_model_equals_a_fresh_training(tmp_path):
+    x = torch.randn(2, 1, 8, 8)
+    build = functools.partial(models.convnet, 3, channels=4)
+    m, _ = store.fit_cached(build, x, seed=1, cache=store.Cache(tmp_path), steps=15, lr=0.01, momentum=0.9,
+                            progress=False)
+    ref = store.build_model(build, seed=1)
+    train.fit(ref, x, steps=15, lr=0.01, momentum=0.9, seed=1, progress=False)
+    assert all(torch.equal(a, b) for a, b in zip(m.state_dict().values(), ref.state_dict().values()))
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "wrong_config"])
+def test_corrupt_cache_entry_is_recomputed(tmp_path, damage):
+    cache = store.Cache(tmp_path)
+    cfg = {"a": 1}
+    cache.save(cfg, {"v": torch.ones(3)})
+    path = cache.path(cfg)
+    if damage == "truncate":
+        path.write_bytes(path.read_bytes()[:40])
+    elif damage == "garbage":
+        path.write_bytes(b"not a torch file")
+    else:
+        torch.save({"config": {"a": 2}, "value": {"v": torch.zeros(3)}}, path)
+    with pytest.warns(UserWarning, match="corrupt.*recomputing"):
+        value = cache.get_or_compute(cfg, lambda: {"v": torch.full((3,), 5.0)})
+    assert torch.equal(value["v"], torch.full((3,), 5.0))
+    assert torch.equal(cache.load(cfg)["v"], torch.full((3,), 5.0))   # the repaired entry is stored
+
+
+def test_lambda_builders_are_refused():
+    with pytest.raises(ValueError, match="functools.partial"):
+        store.fit_cached(lambda: models.fcn(4, 0), torch.randn(1, 4), steps=1, lr=0.1)
+
+
+def test_run_writes_metrics_and_provenance(tmp_path):
+    run = store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)
+    run.log(**{"fig2.linear1_vs_eq1_rel_err": 1e-6})
+    assert run.pick(smoke=1, quick=2, paper=3) == 1
+    rows = run.finish()
+    d = tmp_path / "smoke" / "01_identity_vs_constant"
+    assert (d / "metrics.json").exists() and (d / "provenance.json").exists()
+    assert {r["id"]: r["status"] for r in rows}["p1.eq1_closed_form"] == "pass"
+    with pytest.raises(ValueError, match="smoke, quick, paper"):
+        store.Run("x", profile="fast", results_dir=tmp_path)
