@@ -1,7 +1,8 @@
-"""`python -m memlib run | check`: what run_all.sh calls.
+"""`python -m memlib run | check | bench`: what run_all.sh calls.
 
 run    execute the notebooks headlessly with papermill into results/<profile>/<notebook>/, then check
 check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json
+bench  model-steps/s of the naive one-model-at-a-time baseline versus memlib; writes results/bench.json
 """
 from __future__ import annotations
 
@@ -101,6 +102,14 @@ def check(args) -> int:
     return 1 if report["counts"]["fail"] + report["counts"]["missing"] else 0
 
 
+def bench(args) -> int:
+    from .bench import run_bench
+    from .runtime import set_device
+    set_device(args.device)
+    run_bench(model_counts=args.models, steps=args.steps, results_dir=args.results_dir, cases=args.case)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m memlib", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -114,8 +123,17 @@ def main(argv=None) -> int:
             p.add_argument("--only", action="append", help="run one notebook (repeatable): name or number")
             p.add_argument("--data-root", default=None, help="folder with MNIST/, FashionMNIST/, cifar-10-batches-py/")
             p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("bench")
+    p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
+    p.add_argument("--results-dir", default=str(ROOT / "results"))
+    p.add_argument("--models", type=int, nargs="+", default=[1, 8, 32], help="numbers of models per case")
+    p.add_argument("--steps", type=int, default=30, help="timed steps per repeat")
+    p.add_argument("--case", action="append", help="only this case (repeatable)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "bench":
+            check_choice(args.device, DEVICES, "device")
+            return bench(args)
         check_choice(args.profile, PROFILES, "profile")
         if args.command == "run":
             check_choice(args.device, DEVICES, "device")

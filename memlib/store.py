@@ -76,7 +76,8 @@ class Cache:
                 raise ValueError("stored configuration differs")
             return entry["value"]
         except Exception as e:  # noqa: BLE001 - any failure to read means: do not trust it
-            warnings.warn(f"cache entry {path.name} is corrupt ({type(e).__name__}: {e}); recomputing it",
+            reason = (str(e).strip().splitlines() or [""])[0][:120]
+            warnings.warn(f"cache entry {path.name} is corrupt ({type(e).__name__}: {reason}); recomputing it",
                           stacklevel=3)
             path.unlink(missing_ok=True)
             return None

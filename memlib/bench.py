@@ -1,0 +1,96 @@
+"""`python -m memlib bench`: model-steps per second, naive baseline versus memlib, side by side.
+
+The baseline is what a paper's author would write: one `torch.optim.SGD` per model, eager, one
+model after another. memlib trains the same models with `fit` (one model) or `fit_many` (several).
+Both run the same number of steps after a warm-up, in one process, alternating, on paper 1's
+ConvNet (5 layers, 32 channels, one 28x28 image) and FCN (3 hidden layers x 2048).
+Also reported: each notebook's wall time, read from results/<profile>/*/provenance.json.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import platform
+import time
+from pathlib import Path
+
+import torch
+
+from . import models
+from .ensemble import fit_many
+from .runtime import get_device
+from .store import build_model
+from .train import fit
+
+CASES = {  # name: (builder, input shape)
+    "convnet5x32": (functools.partial(models.convnet, 5, channels=32), (1, 1, 28, 28)),  # paper 1, Fig 3a
+    "fcn3x2048": (functools.partial(models.fcn, 784, 3, width=2048), (1, 1, 28, 28)),    # paper 1, Fig 7
+}
+SGD = dict(lr=0.01, momentum=0.9)   # paper 1, App. B
+
+
+def _sync():
+    if get_device().type == "cuda":
+        torch.cuda.synchronize()
+
+
+def naive(build, x, n_models: int, steps: int) -> float:
+    """Seconds for the baseline: each model with its own optimizer, eager, one after another."""
+    nets = [build_model(build, seed=s).to(get_device()) for s in range(n_models)]
+    x = x.to(get_device())
+    _sync()
+    t = time.perf_counter()
+    for net in nets:
+        opt = torch.optim.SGD(net.parameters(), **SGD)
+        for _ in range(steps):
+            opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(net(x), x)
+            loss.backward()
+            opt.step()
+    _sync()
+    return time.perf_counter() - t
+
+
+def memlib_way(build, x, n_models: int, steps: int) -> float:
+    nets = [build_model(build, seed=s) for s in range(n_models)]
+    _sync()
+    t = time.perf_counter()
+    if n_models == 1:
+        fit(nets[0], x, steps=steps, progress=False, **SGD)
+    else:
+        fit_many(nets, x, steps=steps, progress=False, **SGD)
+    _sync()
+    return time.perf_counter() - t
+
+
+def run_bench(*, model_counts=(1, 8, 32), steps: int = 30, warmup: int = 5, repeats: int = 3,
+              results_dir="results", cases=None) -> dict:
+    rows = []
+    for name, (build, shape) in CASES.items():
+        if cases and name not in cases:
+            continue
+        x = torch.randn(*shape, generator=torch.Generator().manual_seed(0))
+        for m in model_counts:
+            n_steps = max(3, steps // max(1, m // 8)) if name.startswith("fcn") else steps
+            naive(build, x, m, warmup), memlib_way(build, x, m, warmup)
+            t_naive, t_memlib = [], []
+            for _ in range(repeats):                       # alternate, keep the best of each
+                t_naive.append(naive(build, x, m, n_steps))
+                t_memlib.append(memlib_way(build, x, m, n_steps))
+            a, b = m * n_steps / min(t_naive), m * n_steps / min(t_memlib)
+            rows.append(dict(case=name, models=m, steps=n_steps, naive_model_steps_per_s=round(a, 1),
+                             memlib_model_steps_per_s=round(b, 1), ratio=round(b / a, 2)))
+            print(f"{name:>12} x{m:<3} naive {a:9.1f}  memlib {b:9.1f} model-steps/s  ratio {b / a:5.2f}", flush=True)
+    walls = {}
+    for prov in sorted(Path(results_dir).glob("*/*/provenance.json")):
+        p = json.loads(prov.read_text())
+        walls[f"{prov.parent.parent.name}/{p['notebook']}"] = p["wall_time_s"]
+    for k, v in walls.items():
+        print(f"notebook {k}: {v:.0f} s")
+    out = {"date": time.strftime("%Y-%m-%d"), "device": str(get_device()), "torch": torch.__version__,
+           "threads": torch.get_num_threads(), "machine": platform.processor() or platform.machine(),
+           "cases": rows, "notebook_wall_time_s": walls}
+    Path(results_dir).mkdir(parents=True, exist_ok=True)
+    (Path(results_dir) / "bench.json").write_text(json.dumps(out, indent=1))
+    print(f"wrote {Path(results_dir) / 'bench.json'}")
+    return out
