@@ -121,6 +121,17 @@ def build_model(build, *, seed: int = 0, init: str = "default") -> torch.nn.Modu
     return model
 
 
+def _config(build, x, target, seed, init, fit_kwargs) -> dict:
+    key_kwargs = {k: v for k, v in fit_kwargs.items() if k not in ("progress", "desc", "callbacks")}
+    key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
+    return {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
+            "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
+
+
+def _entry(model, hist) -> dict:
+    return {"state": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "history": hist.as_dict()}
+
+
 def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0,
                init: str = "default", cache: Cache | None = None, **fit_kwargs):
     """Build `build()` from `seed` with initialization `init`, train it with `fit(..., **fit_kwargs)`
@@ -129,20 +140,40 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
     Callbacks' records are cached with the history (a hit does not call them again).
     """
     cache = cache or default_cache()
-    key_kwargs = {k: v for k, v in fit_kwargs.items() if k not in ("progress", "desc", "callbacks")}
-    key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
-    config = {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
-              "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
+    config = _config(build, x, target, seed, init, fit_kwargs)
     model = build_model(build, seed=seed, init=init)
-
-    def compute():
-        hist = fit(model, x, target, seed=seed, **fit_kwargs)
-        return {"state": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "history": hist.as_dict()}
-
-    value = cache.get_or_compute(config, compute)
+    value = cache.get_or_compute(config, lambda: _entry(model, fit(model, x, target, seed=seed, **fit_kwargs)))
     model.load_state_dict(value["state"])
     model.to(get_device()).eval()
     return model, History.from_dict(value["history"])
+
+
+def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seeds, init: str = "default",
+                     cache: Cache | None = None, **fit_kwargs) -> list:
+    """`fit_cached` for each seed in `seeds` (a seed band): returns [(model, history), ...].
+
+    Cached seeds are read; the missing ones are trained together as one computation (`fit` on a
+    list of models) and each is stored under the same key `fit_cached` uses.
+    """
+    cache = cache or default_cache()
+    out, todo = {}, []
+    for seed in seeds:
+        config = _config(build, x, target, seed, init, fit_kwargs)
+        model = build_model(build, seed=seed, init=init)
+        value = cache.load(config)
+        if value is None:
+            todo.append((seed, config, model))
+            continue
+        cache.hits += 1
+        model.load_state_dict(value["state"])
+        out[seed] = (model.to(get_device()).eval(), History.from_dict(value["history"]))
+    if todo:
+        cache.misses += len(todo)
+        hists = fit([m for _, _, m in todo], x, target, **fit_kwargs)
+        for (seed, config, model), hist in zip(todo, hists):
+            cache.save(config, _entry(model, hist))
+            out[seed] = (model.eval(), hist)
+    return [out[s] for s in seeds]
 
 
 def _git_commit() -> str | None:

@@ -88,11 +88,22 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
         clip_grad_norm: float | None = None, desc: str | None = None) -> History:
     """Train `model` in place to map `x` (N, ...) to `target` (N, ...); `target=None` autoencodes x.
 
+    `model` may be a list of same-architecture models: they are trained as one computation
+    (memlib.ensemble.fit_many) and a list of Histories is returned.
+
     `parameters`: names of the parameters to train (the rest stay fixed), e.g. paper 1's
     bottom-layer-only two-layer net; None trains all. `batch_size=None` is full-batch; otherwise
     minibatches are drawn without replacement each epoch from a generator seeded by `seed`.
     `clip_grad_norm` rescales the gradient to at most that norm (off by default: no paper clips).
     """
+    if isinstance(model, (list, tuple)):   # several same-architecture models: trained as one
+        from .ensemble import fit_many
+        if batch_size is not None or parameters is not None or callbacks:
+            raise MemlibError("fit on a list of models supports full-batch training of all parameters "
+                              "without callbacks; train such runs one model at a time")
+        return fit_many(list(model), x, target, steps=steps, lr=lr, optimizer=optimizer, momentum=momentum,
+                        weight_decay=weight_decay, schedule=schedule, loss=loss, until_loss=until_loss,
+                        clip_grad_norm=clip_grad_norm, log_every=log_every, progress=progress, desc=desc)
     if steps < 0:
         raise MemlibError(f"steps must be >= 0, got {steps}")
     if not callable(schedule):

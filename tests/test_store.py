@@ -75,3 +75,25 @@ def test_run_writes_metrics_and_provenance(tmp_path):
     assert {r["id"]: r["status"] for r in rows}["p1.eq1_closed_form"] == "pass"
     with pytest.raises(ValueError, match="smoke, quick, paper"):
         store.Run("x", profile="fast", results_dir=tmp_path)
+
+
+def test_seed_band_trains_misses_together_and_shares_fit_cacheds_keys(tmp_path, monkeypatch):
+    cache = store.Cache(tmp_path)
+    x = torch.randn(1, 1, 8, 8)
+    build = functools.partial(models.convnet, 2, channels=4)
+    kw = dict(steps=15, lr=0.01, momentum=0.9, progress=False)
+    single, _ = store.fit_cached(build, x, seed=1, cache=cache, **kw)       # seed 1 is now cached
+    calls = []
+    real_fit = train.fit
+    monkeypatch.setattr(store, "fit", lambda m, *a, **k: calls.append(len(m) if isinstance(m, list) else 1)
+                        or real_fit(m, *a, **k))
+    band = store.fit_cached_seeds(build, x, seeds=[0, 1, 2], cache=cache, **kw)
+    assert calls == [2]                                                      # seeds 0 and 2, in one call
+    assert all(torch.equal(a, b) for a, b in zip(band[1][0].state_dict().values(), single.state_dict().values()))
+    ref, _ = store.fit_cached(build, x, seed=2, cache=store.Cache(tmp_path / "fresh"), **kw)
+    for a, b in zip(band[2][0].state_dict().values(), ref.state_dict().values()):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-5)
+    store.fit_cached_seeds(build, x, seeds=[0, 1, 2], cache=cache, **kw)
+    assert calls == [2, 1]                                                   # (the fresh single fit above)
+    store.fit_cached_seeds(build, x, seeds=[0, 1, 2], cache=cache, **kw)
+    assert calls == [2, 1]                                                   # everything is a hit now
