@@ -38,3 +38,22 @@ def identity_constant_scores(model: torch.nn.Module, probes: torch.Tensor, x_tra
         "mse_identity": (out - probes).pow(2).mean().item(),
         "mse_constant": (out - target_const).pow(2).mean().item(),
     }
+
+
+@torch.no_grad()
+def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps, eps: float) -> torch.Tensor:
+    """Paper 2, Sec 3.3: R_t = P_{x0 ~ train}{ min_{x in starts} ||f^t(x) - x0|| < eps }, the fraction
+    of training examples (M, ...) that some start (N, ...) reaches within `eps` after t iterations.
+
+    `steps` an int: returns R_t for t = 0..steps, shape (steps + 1,); a sequence of ints: R_t at
+    those t, shape (len(steps),).
+    """
+    from .dynamics import iterate
+    wanted = list(range(steps + 1)) if isinstance(steps, int) else [int(t) for t in steps]
+    ref = train.reshape(len(train), -1).double().cpu()                   # (M, d)
+    x, at, r = starts, 0, {}
+    for t in sorted(set(wanted)):                                         # memory: one iterate at a time
+        x = iterate(f, x, t - at, record=[t - at])[0]                     # (N, ...)
+        at = t
+        r[t] = (torch.cdist(ref, x.reshape(len(x), -1).double().cpu()).min(dim=1).values < eps).double().mean()
+    return torch.stack([r[t] for t in wanted]).float()

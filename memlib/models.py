@@ -122,3 +122,181 @@ def count_parameters(model: nn.Module) -> int:
 def receptive_field(layers: int, kernel: int = 5) -> int:
     """Side of the receptive field of a stack of stride-1 convolutions."""
     return 1 + layers * (kernel - 1)
+
+
+# ---------------------------------------------------------------- paper 2: autoencoders
+
+def autoencoder_fcn(in_features: int, layers: int = 10, *, width: int = 512,  # paper 2, Fig 2: 10 x 512
+                    activation: str = "relu") -> nn.Module:
+    """Paper 2's deep fully connected autoencoder: `layers` weight layers, `width` hidden units
+    (Fig 2: 10 x 512 on the Swiss roll; Fig 3a: 7 x 128, Fig 3b: 14 x 128 on digits)."""
+    if layers < 2:
+        raise ValueError("a deep autoencoder needs at least 2 weight layers")
+    return fcn(in_features, layers - 1, width=width, activation=activation)
+
+
+def single_layer_ae(in_features: int, *, activation: str = "sigmoid") -> nn.Module:
+    """Paper 2, Theorem 1: f(x) = phi(A x) with A (d, d) initialized at zero, no bias."""
+    act = _activation(activation)
+    if act is None:
+        raise ValueError("single_layer_ae needs a nonlinearity (sigmoid or tanh)")
+    lin = nn.Linear(in_features, in_features, bias=False)
+    nn.init.zeros_(lin.weight)
+    return Flat(nn.Sequential(lin, act()))
+
+
+def two_layer_fixed_ae(in_features: int, width: int, *, std: float = 1.0) -> nn.Module:
+    """Paper 2, Theorem 3: f(x) = W2 relu(W1 x + b) with W1 (k, d) and b (k,) i.i.d. N(0, std^2)
+    (to stay fixed: train only `net.2.weight`) and W2 (d, k) initialized at zero."""
+    first, second = nn.Linear(in_features, width), nn.Linear(width, in_features, bias=False)
+    with torch.no_grad():
+        first.weight.normal_(0.0, std)
+        first.bias.normal_(0.0, std)
+        second.weight.zero_()
+    return Flat(nn.Sequential(first, nn.ReLU(), second))
+
+
+
+# ---------------------------------------------------------------- paper 3: downsampling networks
+
+def _conv3(c_in: int, c_out: int, stride: int = 1) -> nn.Conv2d:
+    """Paper 3, Sec. 2: kernel 3, one layer of zero padding, no biases."""
+    return nn.Conv2d(c_in, c_out, 3, stride=stride, padding=1, bias=False)
+
+
+def network_d(downsample: bool = True, *, filters: int = 128,  # paper 3, Sec. 3: 128 filters
+              stride: int = 8,  # paper 3, Sec. 3: stride 8 down, nearest x8 up (32x32 -> 4x4)
+              in_channels: int = 3, nonlinear: bool = False) -> nn.Sequential:
+    """Paper 3, Fig 2a: linear Network D (`downsample=True`) or Network ND.
+
+    Every convolution has `filters` filters except the last (`in_channels`, "3 filters").
+    D: conv (stride `stride`) -> conv -> nearest upsampling x`stride` -> conv -> conv; ND is the
+    same four convolutions at stride 1 without upsampling. The layer count is read off the
+    figure, whose image the text does not include: four convolutions is our assumption.
+    """
+    s = stride if downsample else 1
+    mods = [_conv3(in_channels, filters, s), _conv3(filters, filters)]
+    if downsample:
+        mods.append(nn.Upsample(scale_factor=stride, mode="nearest"))
+    mods += [_conv3(filters, filters), _conv3(filters, in_channels)]
+    return _leaky_after_convs(mods) if nonlinear else nn.Sequential(*mods)
+
+
+def _leaky_after_convs(mods) -> nn.Sequential:
+    out = []
+    for m in mods:
+        out.append(m)
+        if isinstance(m, nn.Conv2d):
+            out.append(nn.LeakyReLU())   # paper 3, Sec. 6: LeakyReLU after every convolution
+    return nn.Sequential(*out)
+
+
+def conv_autoencoder(a: int = 64, b: int = 192,  # paper 3, Sec. 5 / Fig 6: D_{64,192}
+                     *, downsample: bool = True, nonlinear: bool = False, in_channels: int = 3,
+                     up_layers: int = 3) -> nn.Sequential:
+    """Paper 3, Fig 5: Network D_{a,b} (ND_{a,b} with `downsample=False`; NLD/NLND when `nonlinear`).
+
+    Three stride-2 convolutions with `b` filters (the downsampled representations), one nearest
+    upsampling x8, then `up_layers` convolutions with `a` filters and the output convolution
+    (`in_channels`). Fig 5's image is not in the text, so `up_layers` is our choice: with fewer than
+    ~4 convolutions after the x8 upsampling the output is constant inside each 8x8 block and the
+    net cannot fit an image (measured: MSE stuck at 1e-2), while the paper reaches ~1e-3.
+    ND_{a,b} has the same convolutions at stride 1 and no upsampling. `nonlinear` puts a LeakyReLU
+    after every convolution (Sec. 6). With `b < in_channels * 64` the downsampled code is smaller
+    than the image, so D_{a,b} cannot learn the identity (Sec. 5: b >= 3*8*8 = 192 on CIFAR).
+    """
+    s = 2 if downsample else 1   # paper 3, Sec. 5: 3 convolutions of stride 2, then one x8 upsampling
+    mods = [_conv3(in_channels, b, s), _conv3(b, b, s), _conv3(b, b, s)]
+    if downsample:
+        mods.append(nn.Upsample(scale_factor=8, mode="nearest"))
+    mods += [_conv3(b, a)] + [_conv3(a, a) for _ in range(up_layers - 1)] + [_conv3(a, in_channels)]
+    return _leaky_after_convs(mods) if nonlinear else nn.Sequential(*mods)
+
+
+def network_ds(*, channels: int = 4, identity: bool = False) -> nn.Sequential:
+    """Paper 3, Fig 4a / App. A: the small downsampling Network DS on 1x2x2 images.
+
+    conv 1->4 (stride 2: 2x2 -> 1x1), nearest upsampling x2, three convs 4->4, conv 4->1.
+    It can represent the identity (`identity_init_ds_`), yet from PyTorch's default
+    initialization it learns a point map (Fig 4b/c). `identity=True` applies `identity_init_ds_`.
+    """
+    model = nn.Sequential(_conv3(1, channels, 2), nn.Upsample(scale_factor=2, mode="nearest"),
+                         _conv3(channels, channels), _conv3(channels, channels), _conv3(channels, channels),
+                         _conv3(channels, 1))
+    return identity_init_ds_(model) if identity else model
+
+
+@torch.no_grad()
+def identity_init_ds_(model: nn.Sequential) -> nn.Sequential:
+    """Paper 3, App. A: set Network DS's weights so that it computes the identity on 2x2 images.
+
+    Layer 1 copies pixel (r, c) of the padded input into channel 2r + c; after upsampling, layers
+    2 and 3 shift every channel's constant 2x2 block so only its top-left pixel survives, layer 4
+    moves channel i to pixel i, and the last layer sums the channels.
+    """
+    convs = [m for m in model if isinstance(m, nn.Conv2d)]
+    if len(convs) != 5 or convs[0].weight.shape != (4, 1, 3, 3):
+        raise ValueError("identity_init_ds_ expects network_ds() (5 convolutions, 4 filters)")
+    for conv in convs:
+        conv.weight.zero_()
+    for f, (r, c) in enumerate([(1, 1), (1, 2), (2, 1), (2, 2)]):
+        convs[0].weight[f, 0, r, c] = 1.0                      # step 1
+    for i in range(4):
+        convs[1].weight[i, i, 1, 2] = 1.0                      # step 3
+        convs[2].weight[i, i, 2, 1] = 1.0                      # step 4
+        convs[4].weight[0, i, 1, 1] = 1.0                      # step 6
+    for f, (r, c) in enumerate([(1, 1), (1, 0), (0, 1), (0, 0)]):
+        convs[3].weight[f, f, r, c] = 1.0                      # step 5
+    return model
+
+
+
+# ---------------------------------------------------------------- paper 4: classifiers
+
+
+def classifier(in_features, *, layers: int = 4,  # paper 4, Fig 1/5/9: 4 layers
+               width: int = 512,  # paper 4 does not state the width: our choice
+               batchnorm: bool = True, conv: bool = False, kernel: int = 3,
+               init_norm: float | None = None) -> nn.Sequential:
+    """Paper 4's binary classifier: `layers` weight layers without biases, ReLU, one output (N, 1).
+
+    Fully connected (`in_features` an int, or a (C, H, W) shape that is flattened) or convolutional
+    (`conv=True`, `in_features=(C, H, W)`: `layers - 1` stride-2 convolutions with `width` channels,
+    then one convolution covering the remaining map). `batchnorm=True` puts BatchNorm with
+    affine=False (Fig 5 caption) after every layer but the last. `init_norm`: weights drawn
+    zero-mean normal, then scaled to that Frobenius norm per layer (Fig 1 caption: 0.1 / 1 / 5).
+    """
+    if layers < 2:
+        raise ValueError("a classifier needs at least 2 layers")
+    shape = (in_features,) if isinstance(in_features, int) else tuple(in_features)
+    if conv and len(shape) != 3:
+        raise ValueError(f"conv=True needs in_features=(C, H, W), got {in_features}")
+    mods: list[nn.Module] = []
+    if conv:
+        c, h, w = shape
+        for _ in range(layers - 1):
+            mods.append(nn.Conv2d(c, width, kernel, stride=2, padding=kernel // 2, bias=False))
+            if batchnorm:
+                mods.append(nn.BatchNorm2d(width, affine=False))
+            mods.append(nn.ReLU())
+            c, h, w = width, (h - 1) // 2 + 1, (w - 1) // 2 + 1
+        mods += [nn.Conv2d(c, 1, (h, w), bias=False), nn.Flatten()]   # (N, 1)
+    else:
+        d = 1
+        for s in shape:
+            d *= s
+        mods.append(nn.Flatten())
+        for _ in range(layers - 1):
+            mods.append(nn.Linear(d, width, bias=False))
+            if batchnorm:
+                mods.append(nn.BatchNorm1d(width, affine=False))
+            mods.append(nn.ReLU())
+            d = width
+        mods.append(nn.Linear(d, 1, bias=False))
+    model = nn.Sequential(*mods)
+    if init_norm is not None:
+        with torch.no_grad():
+            for layer in weight_layers(model):
+                nn.init.normal_(layer.weight)
+        set_frobenius_norms_(model, init_norm)
+    return model

@@ -1,0 +1,73 @@
+"""A trained autoencoder as a discrete dynamical system x_{t+1} = f(x_t) (paper 2, Sec 3).
+
+`iterate` follows trajectories (keeping only the iterations asked for, so a thousand steps of a
+thousand points stays small); `nearest` names the training example a point ended up at.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import torch
+
+from .runtime import MemlibError, get_device
+
+
+def _record_set(steps: int, record) -> list[int]:
+    if steps < 0:
+        raise MemlibError(f"steps must be >= 0, got {steps}")
+    if record is None:
+        return list(range(steps + 1))
+    keep = sorted(set(int(t) for t in record))
+    if keep and (keep[0] < 0 or keep[-1] > steps):
+        raise MemlibError(f"record asks for iterations {keep[0]}..{keep[-1]} but only 0..{steps} are computed")
+    return keep
+
+
+@torch.no_grad()
+def iterate(f: Callable, x0: torch.Tensor, steps: int, *, record: Sequence[int] | None = None,
+            batch_size: int = 4096) -> torch.Tensor:
+    """The trajectories x_t = f^t(x0) of every start in `x0` (N, ...).
+
+    Returns (T, N, ...) on the CPU: all iterations 0..steps (T = steps + 1) when `record` is None,
+    else only the iteration indices in `record` (sorted, T = len(record)). `f` runs on the
+    session's device (a module is put in eval mode).
+    """
+    keep = _record_set(steps, record)
+    if isinstance(f, torch.nn.Module):
+        f.eval()
+    dev = get_device()
+    out = []
+    for i in range(0, len(x0), batch_size):
+        x = x0[i:i + batch_size].to(dev)
+        kept = [x.cpu()] if 0 in keep else []
+        for t in range(1, (keep[-1] if keep else 0) + 1):
+            x = f(x)
+            if t in keep:
+                kept.append(x.cpu())
+        out.append(torch.stack(kept) if kept else torch.empty(0, *x.shape))
+    return torch.cat(out, dim=1)
+
+
+def _flat(x: torch.Tensor) -> torch.Tensor:
+    return x.reshape(len(x), -1).double()
+
+
+@torch.no_grad()
+def nearest(x: torch.Tensor, train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """For each point of `x` (N, ...), the index (N,) of its nearest training example in `train`
+    (M, ...) and the Euclidean distance (N,) to it."""
+    if x.shape[1:] != train.shape[1:]:
+        raise MemlibError(f"points of shape {tuple(x.shape[1:])} cannot be compared with training "
+                          f"examples of shape {tuple(train.shape[1:])}")
+    dist = torch.cdist(_flat(x.cpu()), _flat(train.cpu()))      # (N, M)
+    d, idx = dist.min(dim=1)
+    return idx, d.float()
+
+
+def jacobian_radii(f: Callable, points: torch.Tensor) -> torch.Tensor:
+    """The largest |eigenvalue| of the Jacobian of `f` at each point (N,) of `points` (N, ...):
+    paper 2, Theorem 2's attractor test (a fixed point with radius < 1 is an attractor)."""
+    from .linalg import spectral_radius
+    if isinstance(f, torch.nn.Module):
+        f.eval()
+    return torch.tensor([spectral_radius(f, p) for p in points])   # each p: ONE input, no batch dim

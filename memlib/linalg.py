@@ -1,0 +1,183 @@
+"""Linear algebra of trained networks: the matrix of a linear CNN, its spectrum, Jacobians.
+
+Paper 3 (Sec. 4, App. B) reads a linear convolutional autoencoder as one matrix `A_X` with
+`A_X @ x.flatten() == f(x).flatten()` and studies its eigenvalues and eigenvectors; paper 2
+(Theorem 2) tests whether a training example is an attractor through the largest eigenvalue of the
+Jacobian there. Instead of the paper's layer-by-layer construction (Algorithms 1-2), the matrix is
+obtained by pushing the identity basis through the network in batches under `torch.no_grad`,
+which works for any linear network and keeps memory bounded.
+
+Conventions: a network `f` is called on batches `(B, *input_shape)`; a point `x` handed to
+`jacobian` / `spectral_radius` is ONE input of shape `input_shape` (no batch dimension).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from .runtime import get_device
+
+
+def _device_of(f) -> torch.device:
+    params = list(f.parameters()) if isinstance(f, torch.nn.Module) else []
+    return params[0].device if params else get_device()
+
+
+def _dtype_of(f) -> torch.dtype:
+    params = list(f.parameters()) if isinstance(f, torch.nn.Module) else []
+    return params[0].dtype if params else torch.float32
+
+
+@torch.no_grad()
+def check_linear(f, input_shape, *, trials: int = 2, rtol: float = 1e-4, seed: int = 0) -> None:
+    """Raise ValueError unless `f(0) == 0` and `f(a x + b y) == a f(x) + b f(y)` on random inputs."""
+    dev, dtype = _device_of(f), _dtype_of(f)
+    g = torch.Generator().manual_seed(seed)
+    zero = f(torch.zeros(1, *input_shape, device=dev, dtype=dtype))
+    for _ in range(trials):
+        x, y = (torch.randn(1, *input_shape, generator=g).to(dev, dtype) for _ in range(2))
+        a, b = (torch.randn(2, generator=g) * 2).tolist()
+        fx, fy = f(x), f(y)
+        lhs, rhs = f(a * x + b * y), a * fx + b * fy
+        scale = max(lhs.abs().max().item(), rhs.abs().max().item(), fx.abs().max().item(),
+                    fy.abs().max().item(), 1e-30)
+        if (lhs - rhs).abs().max().item() > rtol * scale * (1 + abs(a) + abs(b)):
+            raise ValueError("f is not linear: f(a x + b y) != a f(x) + b f(y) on random inputs "
+                             "(remove activations and biases to read it as a matrix)")
+        if zero.abs().max().item() > rtol * scale:
+            raise ValueError("f is not linear: f(0) != 0 (does it have biases?)")
+
+
+@torch.no_grad()
+def operator_matrix(f, input_shape, *, batch_size: int = 256, check: bool = True) -> torch.Tensor:
+    """The matrix `A` (d_out, d) of a linear network: `f(x).flatten() == A @ x.flatten()`.
+
+    Paper 3, Sec. 4.1 / App. B. Column j is `f(e_j)`, the image of the j-th basis image; the basis
+    goes through `f` in batches of `batch_size` without autograd. Returns a float64 CPU tensor.
+    Raises ValueError if `f` is not linear (checked on random inputs unless `check=False`).
+    """
+    input_shape = tuple(input_shape)
+    if check:
+        check_linear(f, input_shape)
+    dev, dtype = _device_of(f), _dtype_of(f)
+    d = math.prod(input_shape)
+    cols = []
+    for start in range(0, d, batch_size):
+        n = min(batch_size, d - start)
+        basis = torch.zeros(n, d, device=dev, dtype=dtype)                     # (n, d) rows e_j
+        basis[torch.arange(n), torch.arange(start, start + n)] = 1.0
+        cols.append(f(basis.view(n, *input_shape)).reshape(n, -1).double().cpu())  # (n, d_out)
+    return torch.cat(cols).T.contiguous()                                      # (d_out, d)
+
+
+def eigen(A) -> tuple[torch.Tensor, torch.Tensor]:
+    """Eigenvalues (d,) and unit eigenvectors (d, d) as columns, complex128, sorted by |value| desc."""
+    a = torch.as_tensor(A).detach().cpu().double().numpy()
+    vals, vecs = np.linalg.eig(a)
+    order = np.argsort(-np.abs(vals), kind="stable")
+    return torch.from_numpy(vals[order].astype(np.complex128)), torch.from_numpy(vecs[:, order].astype(np.complex128))
+
+
+def spectrum(A) -> torch.Tensor:
+    """Eigenvalues of a square matrix, complex128, sorted by magnitude (largest first)."""
+    a = torch.as_tensor(A).detach().cpu().double().numpy()
+    vals = np.linalg.eigvals(a)
+    return torch.from_numpy(vals[np.argsort(-np.abs(vals), kind="stable")].astype(np.complex128))
+
+
+def eigenimages(A, image_shape, k: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """The top-`k` eigenvalues (k,) and eigenvectors reshaped to images (k, c, s, s), complex.
+
+    Paper 3, Sec. 4.2: every eigenvector of `A_X` is an image; real and imaginary parts are two
+    images. Each vector is rotated by a unit phase so that its largest entry is real and positive.
+    """
+    vals, vecs = eigen(A)
+    k = len(vals) if k is None else k
+    v = vecs[:, :k].T                                                          # (k, d)
+    peak = v.gather(1, v.abs().argmax(1, keepdim=True))                       # (k, 1)
+    v = v * (peak.conj() / peak.abs())                                       # peak -> real > 0
+    return vals[:k], v.reshape(k, *image_shape)
+
+
+def numerical_rank(A, *, rtol: float = 1e-2) -> int:
+    """Number of singular values above `rtol` times the largest (0 for the zero matrix)."""
+    s = torch.linalg.svdvals(torch.as_tensor(A).detach().cpu().double())
+    return int((s > rtol * s.max()).sum()) if s.numel() and s.max() > 0 else 0
+
+
+def span_dimension(x, *, rtol: float = 1e-6) -> int:
+    """dim span X of a set of images (N, ...): the numerical rank of the (N, d) data matrix."""
+    return numerical_rank(torch.as_tensor(x).reshape(len(x), -1), rtol=rtol)
+
+
+def count_near(values, target: float = 1.0, *, tol: float = 0.1) -> int:
+    """How many (complex) eigenvalues lie within `tol` of `target` in absolute value of the difference
+    of magnitudes (|lambda| close to 1 for target=1)."""
+    return int(((torch.as_tensor(values).abs() - target).abs() < tol).sum())
+
+
+def _as_batched(f, x):
+    shape = tuple(x.shape)
+    return (lambda v: f(v.reshape(1, *shape)).reshape(-1)), shape
+
+
+def jacobian(f, x: torch.Tensor) -> torch.Tensor:
+    """The Jacobian (d_out, d) of `f` at ONE input `x` (shape `input_shape`, no batch dim)."""
+    dev, dtype = _device_of(f), _dtype_of(f)
+    x = x.detach().to(dev, dtype)
+    g, _ = _as_batched(f, x)
+    return torch.func.jacrev(g)(x.reshape(-1)).detach()
+
+
+def spectral_radius(f, x: torch.Tensor, *, method: str = "auto", dense_max: int = 4096,
+                    tol: float = 1e-6, seed: int = 0) -> float:
+    """Largest |eigenvalue| of the Jacobian of `f` at ONE input `x` (paper 2, Theorem 2).
+
+    `method="dense"` builds the Jacobian and takes all eigenvalues; `"arnoldi"` runs ARPACK
+    (scipy.sparse.linalg.eigs) on Jacobian-vector products and never forms the matrix; `"auto"`
+    is dense up to `dense_max` input dimensions.
+    """
+    if method not in ("auto", "dense", "arnoldi"):
+        raise ValueError(f"unknown method {method!r}; choose auto, dense or arnoldi")
+    d = x.numel()
+    if method == "dense" or (method == "auto" and d <= dense_max):
+        J = jacobian(f, x)
+        if J.shape[0] != J.shape[1]:
+            raise ValueError(f"the Jacobian is {tuple(J.shape)}: f must map inputs to the same size")
+        return float(spectrum(J).abs().max())
+    from scipy.sparse.linalg import LinearOperator, eigs
+    dev, dtype = _device_of(f), _dtype_of(f)
+    x = x.detach().to(dev, dtype)
+    g, _ = _as_batched(f, x)
+    x0 = x.reshape(-1)
+
+    def matvec(v):
+        v = np.asarray(v).reshape(-1)
+        out = []
+        for part in ([v.real, v.imag] if np.iscomplexobj(v) else [v]):
+            t = torch.as_tensor(np.ascontiguousarray(part), device=dev, dtype=dtype)
+            out.append(torch.func.jvp(g, (x0,), (t,))[1].detach().double().cpu().numpy())
+        return out[0] + 1j * out[1] if len(out) == 2 else out[0]
+
+    op = LinearOperator((d, d), matvec=matvec, dtype=np.float64)
+    v0 = np.random.default_rng(seed).standard_normal(d)
+    vals = eigs(op, k=1, which="LM", tol=tol, v0=v0, return_eigenvectors=False)
+    return float(np.abs(vals).max())
+
+
+@torch.no_grad()
+def narrowest_layer(model: torch.nn.Module, input_shape) -> int:
+    """The fewest numbers any representation of a Sequential net holds (its input included).
+
+    Every layer's matrix has rank at most this, so it bounds r_min of paper 3, Sec. 4.2 (for
+    generic weights it equals r_min).
+    """
+    dev, dtype = _device_of(model), _dtype_of(model)
+    h = torch.zeros(1, *input_shape, device=dev, dtype=dtype)
+    sizes = [h.numel()]
+    for layer in model:
+        h = layer(h)
+        sizes.append(h.numel())
+    return min(sizes)

@@ -1,0 +1,65 @@
+"""memlib.dynamics and metrics.recovery_probability against closed forms and brute force."""
+import pytest
+import torch
+
+from memlib import dynamics, metrics
+from memlib.runtime import MemlibError
+
+
+def halve(x):
+    return 0.5 * x                                   # contraction to 0: x_t = 0.5^t x0
+
+
+def test_iterate_matches_closed_form_and_record():
+    x0 = torch.randn(5, 3)
+    full = dynamics.iterate(halve, x0, 6)
+    assert full.shape == (7, 5, 3)
+    for t in range(7):
+        torch.testing.assert_close(full[t], x0 * 0.5 ** t)
+    kept = dynamics.iterate(halve, x0, 6, record=[6, 0, 3])
+    torch.testing.assert_close(kept, full[[0, 3, 6]])
+    with pytest.raises(MemlibError):
+        dynamics.iterate(halve, x0, 2, record=[5])
+
+
+def test_iterate_batches_like_one_batch():
+    lin = torch.nn.Linear(4, 4)
+    x0 = torch.randn(10, 4)
+    torch.testing.assert_close(dynamics.iterate(lin, x0, 3, batch_size=3), dynamics.iterate(lin, x0, 3))
+
+
+def test_nearest_brute_force():
+    g = torch.Generator().manual_seed(0)
+    train, x = torch.randn(7, 2, 3, generator=g), torch.randn(9, 2, 3, generator=g)
+    idx, dist = dynamics.nearest(x, train)
+    for i in range(len(x)):
+        d = [(x[i] - t).norm().item() for t in train]
+        assert idx[i].item() == min(range(len(d)), key=d.__getitem__)
+        assert abs(dist[i].item() - min(d)) < 1e-5
+    with pytest.raises(MemlibError):
+        dynamics.nearest(torch.zeros(2, 5), torch.zeros(3, 4))
+
+
+def test_recovery_probability_two_attractors():
+    # f pulls every point halfway to the nearer of two attractors at -1 and +1
+    train = torch.tensor([[-1.0], [1.0], [5.0]])     # 5 is never reached
+    def f(x):
+        return x + 0.5 * (torch.sign(x) - x)
+    starts = torch.tensor([[0.3], [0.9]])            # both in the basin of +1
+    r = metrics.recovery_probability(f, train, starts, steps=10, eps=0.05)
+    # distance to +1 after t steps: 0.7 * 0.5^t from the start at 0.3, 0.1 * 0.5^t from 0.9
+    expected = torch.tensor([(0.1 * 0.5 ** t < 0.05) / 3 for t in range(11)], dtype=torch.float32)
+    torch.testing.assert_close(r, expected)
+    torch.testing.assert_close(metrics.recovery_probability(f, train, starts, steps=[10, 0], eps=0.05),
+                               expected[[10, 0]])
+    starts2 = torch.tensor([[-0.2], [0.9]])
+    assert metrics.recovery_probability(f, train, starts2, steps=[20], eps=1e-3).item() == pytest.approx(2 / 3)
+
+
+def test_jacobian_radii_linear_map():
+    A = torch.diag(torch.tensor([0.5, -2.0, 0.1]))
+    lin = torch.nn.Linear(3, 3, bias=True)
+    with torch.no_grad():
+        lin.weight.copy_(A)
+    r = dynamics.jacobian_radii(lin, torch.randn(4, 3))
+    torch.testing.assert_close(r, torch.full((4,), 2.0, dtype=r.dtype))

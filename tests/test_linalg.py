@@ -1,0 +1,114 @@
+"""memlib.linalg against independent references: explicit convolution matrices, closed-form
+spectra and Jacobians, and the dense spectral radius against the Arnoldi (JVP) one."""
+import math
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+from memlib import linalg
+
+
+def conv_matrix_by_loops(weight, size, stride=1):
+    """Reference: the matrix of a no-bias 3x3 conv (padding 1) written out entry by entry."""
+    c_out, c_in, k, _ = weight.shape
+    out = (size + 2 - k) // stride + 1
+    A = torch.zeros(c_out * out * out, c_in * size * size, dtype=torch.float64)
+    for o in range(c_out):
+        for i in range(out):
+            for j in range(out):
+                row = (o * out + i) * out + j
+                for c in range(c_in):
+                    for a in range(k):
+                        for b in range(k):
+                            r, s = i * stride + a - 1, j * stride + b - 1
+                            if 0 <= r < size and 0 <= s < size:
+                                A[row, (c * size + r) * size + s] += weight[o, c, a, b].item()
+    return A
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_operator_matrix_equals_explicit_conv_matrix(stride):
+    torch.manual_seed(0)
+    conv = nn.Conv2d(2, 3, 3, stride=stride, padding=1, bias=False)
+    A = linalg.operator_matrix(conv, (2, 5, 5) if stride == 1 else (2, 6, 6))
+    ref = conv_matrix_by_loops(conv.weight.detach(), 5 if stride == 1 else 6, stride)
+    assert A.shape == ref.shape
+    assert torch.allclose(A, ref, atol=1e-6)
+
+
+def test_operator_matrix_reproduces_forward_and_is_batch_independent():
+    torch.manual_seed(1)
+    net = nn.Sequential(nn.Conv2d(3, 4, 3, stride=2, padding=1, bias=False), nn.Upsample(scale_factor=2),
+                        nn.Conv2d(4, 3, 3, padding=1, bias=False))
+    A = linalg.operator_matrix(net, (3, 4, 4), batch_size=7)
+    assert torch.allclose(A, linalg.operator_matrix(net, (3, 4, 4), batch_size=1000), atol=1e-12)
+    x = torch.randn(5, 3, 4, 4)
+    with torch.no_grad():
+        y = net(x).reshape(5, -1).double()
+    assert torch.allclose(y, x.reshape(5, -1).double() @ A.T, atol=1e-5)
+
+
+def test_operator_matrix_of_linear_layer_is_its_weight():
+    lin = nn.Linear(6, 6, bias=False)
+    assert torch.allclose(linalg.operator_matrix(lin, (6,)), lin.weight.detach().double(), atol=1e-7)
+
+
+@pytest.mark.parametrize("net", [nn.Sequential(nn.Conv2d(1, 2, 3, padding=1, bias=False), nn.ReLU(),
+                                               nn.Conv2d(2, 1, 3, padding=1, bias=False)),
+                                 nn.Conv2d(1, 1, 3, padding=1, bias=True)])
+def test_operator_matrix_rejects_nonlinear(net):
+    if isinstance(net, nn.Conv2d):
+        nn.init.constant_(net.bias, 0.3)
+    with pytest.raises(ValueError, match="not linear"):
+        linalg.operator_matrix(net, (1, 4, 4))
+
+
+def test_spectrum_sorted_and_complex():
+    # rotation by 90 degrees scaled by 2 (eigenvalues +-2i) and a diagonal block 0.5, -3
+    A = torch.zeros(4, 4, dtype=torch.float64)
+    A[:2, :2] = torch.tensor([[0.0, -2.0], [2.0, 0.0]])
+    A[2, 2], A[3, 3] = 0.5, -3.0
+    vals = linalg.spectrum(A)
+    assert vals.dtype == torch.complex128
+    assert np.allclose(vals.abs().numpy(), [3, 2, 2, 0.5])
+    assert sorted(vals[1:3].imag.tolist()) == pytest.approx([-2, 2])
+
+
+def test_eigenimages_of_projector_are_the_training_images():
+    torch.manual_seed(2)
+    x = torch.randn(2, 3, 4, 4)                    # two "training images"
+    X = x.reshape(2, -1).double().T                # (48, 2)
+    P = X @ torch.linalg.pinv(X)                   # projector onto span X: eigenvalues 1, 1, 0...
+    vals, imgs = linalg.eigenimages(P, (3, 4, 4), k=3)
+    assert imgs.shape == (3, 3, 4, 4)
+    assert np.allclose(vals.abs().numpy(), [1, 1, 0], atol=1e-8)
+    V = imgs[:2].reshape(2, -1).real.T             # top eigenvectors lie in span X
+    resid = V - X @ torch.linalg.lstsq(X, V).solution
+    assert resid.norm() < 1e-8
+    assert linalg.numerical_rank(P) == 2 and linalg.span_dimension(x) == 2
+    assert linalg.count_near(vals) == 2
+
+
+def test_jacobian_closed_form():
+    torch.manual_seed(3)
+    W = torch.randn(5, 5)
+    f = lambda v: torch.tanh(v @ W.T)              # batched (B, 5) -> (B, 5)
+    x = torch.randn(5)
+    ref = (1 - torch.tanh(W @ x) ** 2)[:, None] * W
+    assert torch.allclose(linalg.jacobian(f, x), ref, atol=1e-6)
+
+
+def test_spectral_radius_dense_agrees_with_arnoldi():
+    torch.manual_seed(4)
+    net = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.Tanh(), nn.Conv2d(8, 3, 3, padding=1))
+    x = torch.randn(3, 8, 8)                       # d = 192
+    dense = linalg.spectral_radius(net, x, method="dense")
+    arnoldi = linalg.spectral_radius(net, x, method="arnoldi")
+    assert arnoldi == pytest.approx(dense, rel=1e-4)
+    # and the dense path against the closed form for a linear map: largest |eigenvalue| of W
+    lin = nn.Linear(6, 6, bias=False)
+    ref = np.abs(np.linalg.eigvals(lin.weight.detach().double().numpy())).max()
+    assert linalg.spectral_radius(lin, torch.randn(6)) == pytest.approx(ref, rel=1e-5)
+    assert linalg.spectral_radius(lin, torch.randn(6), method="arnoldi") == pytest.approx(ref, rel=1e-4)

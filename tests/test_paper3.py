@@ -1,0 +1,52 @@
+"""Paper 3's networks: the identity initialization of Network DS (App. A) and the architectures."""
+import torch
+from torch import nn
+
+from memlib import linalg, models
+
+
+def test_identity_init_ds_is_the_identity():
+    model = models.identity_init_ds_(models.network_ds())
+    A = linalg.operator_matrix(model, (1, 2, 2))
+    assert (A - torch.eye(4, dtype=torch.float64)).abs().max() < 1e-6
+
+
+def test_default_ds_has_rank_at_most_4_and_matches_jacobian():
+    torch.manual_seed(0)
+    model = models.network_ds()
+    A = linalg.operator_matrix(model, (1, 2, 2))
+    assert torch.allclose(A, linalg.jacobian(model, torch.randn(1, 2, 2)).double(), atol=1e-6)
+
+
+def _count(model, kind):
+    return sum(isinstance(m, kind) for m in model.modules())
+
+
+def test_conv_autoencoder_architecture():
+    x = torch.randn(2, 3, 32, 32)
+    d = models.conv_autoencoder(4, 6)
+    nd = models.conv_autoencoder(4, 6, downsample=False)
+    nld = models.conv_autoencoder(4, 6, nonlinear=True)
+    for m in (d, nd, nld):
+        assert m(x).shape == x.shape
+    assert [c.stride for c in d if isinstance(c, nn.Conv2d)][:3] == [(2, 2)] * 3
+    assert _count(d, nn.Upsample) == 1 and _count(nd, nn.Upsample) == 0
+    assert _count(nld, nn.LeakyReLU) == _count(nld, nn.Conv2d) == 7
+    assert all(c.bias is None for c in d if isinstance(c, nn.Conv2d))
+    # downsampled code of D_{a,b} on 32x32 is b x 4 x 4
+    assert d[:3](x).shape == (2, 6, 4, 4)
+
+
+def test_network_d_and_nd():
+    x = torch.randn(1, 3, 32, 32)
+    d, nd = models.network_d(filters=8), models.network_d(False, filters=8)
+    assert d(x).shape == nd(x).shape == x.shape
+    assert d[:2](x).shape[-1] == 4        # paper 3, Sec. 3: 32x32 -> 4x4
+    assert _count(nd, nn.Upsample) == 0
+
+
+def test_narrowest_layer_bounds_rank():
+    # D_{a,b} on 3x32x32: the 4x4 code holds 16 b numbers; with b = 192 it is 3072 = the image
+    assert linalg.narrowest_layer(models.conv_autoencoder(8, 192), (3, 32, 32)) == 3072
+    assert linalg.narrowest_layer(models.conv_autoencoder(8, 16), (3, 32, 32)) == 256
+    assert linalg.narrowest_layer(models.network_ds(), (1, 2, 2)) == 4

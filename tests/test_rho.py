@@ -1,0 +1,136 @@
+"""memlib.rho against direct computations on small hand-made networks (paper 4)."""
+import numpy as np
+import pytest
+import torch
+from scipy.optimize import minimize_scalar
+from torch import nn
+
+from memlib import models, rho as R
+from memlib.runtime import set_device
+from memlib.train import fit
+
+
+@pytest.fixture(autouse=True)
+def _cpu():
+    set_device("cpu")
+
+
+def hand_net(batchnorm=False):
+    torch.manual_seed(0)
+    w1 = torch.tensor([[1.0, -2.0, 0.5], [0.0, 1.0, 1.0], [2.0, 0.0, -1.0], [1.0, 1.0, 1.0]])  # (4, 3)
+    w2 = torch.tensor([[0.5, -1.0, 2.0, 0.25]])                                                    # (1, 4)
+    mods = [nn.Linear(3, 4, bias=False)] + ([nn.BatchNorm1d(4, affine=False)] if batchnorm else [])
+    net = nn.Sequential(*mods, nn.ReLU(), nn.Linear(4, 1, bias=False))
+    with torch.no_grad():
+        net[0].weight.copy_(w1)
+        net[-1].weight.copy_(w2)
+    return net, w1, w2
+
+
+def test_rho_and_layer_norms_are_frobenius_products():
+    net, w1, w2 = hand_net()
+    n1, n2 = np.sqrt((w1.numpy() ** 2).sum()), np.sqrt((w2.numpy() ** 2).sum())
+    assert R.layer_norms(net) == pytest.approx([n1, n2], rel=1e-6)
+    assert R.rho(net) == pytest.approx(n1 * n2, rel=1e-6)
+    assert R.rho(net, reading="bn") == pytest.approx(n1 * n2, rel=1e-6)   # no BN: readings coincide
+    bn, _, _ = hand_net(batchnorm=True)
+    assert R.rho(bn) == pytest.approx(n1 * n2, rel=1e-6)
+    assert R.rho(bn, reading="bn") == pytest.approx(n2, rel=1e-6)        # BN fixes rho_1 = 1
+
+
+def test_margins_match_direct_computation_without_bn():
+    net, w1, w2 = hand_net()
+    x = torch.tensor([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.3, -0.4, 0.5], [-1.0, 0.2, 0.1]])
+    y = torch.tensor([1.0, -1.0, 1.0, -1.0])
+    g = (np.maximum(x.numpy() @ w1.numpy().T, 0) @ w2.numpy().T)[:, 0]
+    expected = y.numpy() * g / (np.linalg.norm(w1.numpy()) * np.linalg.norm(w2.numpy()))
+    np.testing.assert_allclose(R.margins(net, x, y).numpy(), expected, rtol=1e-5, atol=1e-7)
+
+
+def test_margins_with_bn_are_the_normalized_network():
+    net, w1, w2 = hand_net(batchnorm=True)
+    x = torch.randn(16, 3, generator=torch.Generator().manual_seed(1))
+    y = torch.where(torch.arange(16) % 2 == 0, 1.0, -1.0)
+    h = x.numpy() @ w1.numpy().T
+    h = (h - h.mean(0)) / np.sqrt(h.var(0) + 1e-5)                      # BatchNorm, full batch
+    g = (np.maximum(h, 0) @ w2.numpy().T)[:, 0]
+    expected = y.numpy() * g / np.linalg.norm(w2.numpy())
+    m = R.margins(net, x, y)
+    np.testing.assert_allclose(m.numpy(), expected, rtol=1e-4, atol=1e-6)
+    with torch.no_grad():                                                # scale invariance: rho_1 irrelevant,
+        net[0].weight.mul_(7.0)                                          # rho_L divides out
+        net[-1].weight.mul_(3.0)
+    np.testing.assert_allclose(R.margins(net, x, y).numpy(), expected, rtol=1e-3, atol=1e-5)
+    assert net[1].running_mean.abs().max() == 0                         # running statistics untouched
+
+
+@pytest.mark.parametrize("wd", [0.0, 0.01, 0.3])
+def test_rho_equilibrium_minimizes_the_loss_along_rho(wd):
+    gen = torch.Generator().manual_seed(2)
+    f = torch.randn(50, generator=gen, dtype=torch.float64) * 0.1
+    y = torch.where(torch.rand(50, generator=gen) < 0.5, 1.0, -1.0).double()
+    f = f + 0.05 * y                                                     # average separability
+    # PyTorch: mean MSE + SGD weight decay wd  <=>  mean_n (r f_n - y_n)^2 + wd/2 r^2
+    best = minimize_scalar(lambda r: np.mean((r * f.numpy() - y.numpy()) ** 2) + wd / 2 * r ** 2,
+                           bounds=(0, 1e3), method="bounded", options=dict(xatol=1e-10)).x
+    assert R.rho_equilibrium(f, y, wd) == pytest.approx(best, rel=1e-5)
+    lam = R.paper_lambda(wd, 50)                                         # the paper's eq. 5 verbatim
+    assert R.rho_equilibrium(f, y, wd) == pytest.approx(float((y * f).sum() / (lam + (f * f).sum())))
+
+
+def test_rho_equilibrium_is_where_the_network_gradient_along_rho_vanishes():
+    net, _, _ = hand_net(batchnorm=True)
+    x = torch.randn(32, 3, generator=torch.Generator().manual_seed(3))
+    y = torch.where(x[:, 0] > 0, 1.0, -1.0)
+    wd = 0.05
+    f = R.normalized_outputs(net, x)
+    r_eq = R.rho_equilibrium(f, y, wd)
+    with torch.no_grad():
+        net[-1].weight.mul_(r_eq / net[-1].weight.norm())
+    net.train()
+    loss = ((net(x)[:, 0] - y) ** 2).mean() + wd / 2 * sum((p ** 2).sum() for p in net.parameters())
+    (grad,) = torch.autograd.grad(loss, net[-1].weight)
+    assert abs((grad * net[-1].weight).sum().item()) < 1e-6             # d loss / d log(rho_L) = 0
+
+
+def test_nc1_matches_pseudo_inverse_formula():
+    gen = torch.Generator().manual_seed(4)
+    labels = torch.tensor([0] * 30 + [1] * 20)
+    h = torch.randn(50, 6, generator=gen, dtype=torch.float64) + 3 * labels[:, None].double()
+    mu = h.mean(0)
+    means = [h[labels == c].mean(0) for c in (0, 1)]
+    sw = sum(torch.outer(h[i] - means[labels[i]], h[i] - means[labels[i]]) for i in range(50)) / 50
+    sb = sum(torch.outer(m - mu, m - mu) for m in means) / 2
+    expected = torch.trace(sw @ torch.linalg.pinv(sb)).item() / 2
+    assert R.nc1(h, labels) == pytest.approx(expected, rel=1e-6)
+    collapsed = torch.stack([means[c] for c in labels])
+    assert R.nc1(collapsed, labels) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_classifier_shapes_and_initial_norms():
+    for conv, shape in ((False, (1, 8, 8)), (True, (1, 25, 25)), (True, (3, 32, 32))):
+        net = models.classifier(shape, width=8, conv=conv, init_norm=0.1)
+        assert net(torch.randn(5, *shape)).shape == (5, 1)
+        assert R.layer_norms(net) == pytest.approx([0.1] * 4, rel=1e-5)
+        assert not any(m.bias is not None for m in models.weight_layers(net))
+    assert R.rho(models.classifier(64, init_norm=5.0, batchnorm=False)) == pytest.approx(5.0 ** 4, rel=1e-5)
+
+
+def test_binary_task_and_recorder_in_fit():
+    gen = torch.Generator().manual_seed(5)
+    x_all = torch.rand(40, 1, 4, 4, generator=gen)
+    lab = torch.arange(40) % 3
+    x, y = R.binary_task(x_all, lab, classes=(0, 2))
+    assert len(x) == len(y) == 27 and set(y[:, 0].tolist()) == {1.0, -1.0}
+    assert torch.allclose(x.flatten(1).norm(dim=1), torch.ones(len(x)))
+    net = models.classifier((1, 4, 4), width=8, init_norm=1.0)
+    rec = R.RhoRecorder(x, y, weight_decay=0.01, max_snapshots=4)
+    hist = fit(net, x, y, steps=30, lr=0.1, momentum=0.9, weight_decay=0.01, batch_size=8,
+               log_every=4, callbacks=[rec], progress=False)
+    r = hist.records
+    assert len(r["rho"]) == len(hist.steps) and len(r["layer_norms"][0]) == 4
+    assert len(r["snapshots"]) <= 5 and len(r["last_margins"]) == 27
+    assert r["rho_bn"][-1] == pytest.approx(R.rho(net, reading="bn"), rel=1e-6)
+    np.testing.assert_allclose(r["last_margins"], R.margins(net, x, y).numpy(), rtol=1e-5)
+    with pytest.raises(Exception, match="not both present"):
+        R.binary_task(x_all, lab, classes=(0, 7))
