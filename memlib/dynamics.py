@@ -9,6 +9,7 @@ from typing import Callable, Sequence
 
 import torch
 
+from .linalg import spectral_radius
 from .runtime import MemlibError, get_device
 
 
@@ -33,16 +34,17 @@ def iterate(f: Callable, x0: torch.Tensor, steps: int, *, record: Sequence[int] 
     session's device (a module is put in eval mode).
     """
     keep = _record_set(steps, record)
+    wanted = set(keep)
     if isinstance(f, torch.nn.Module):
         f.eval()
     dev = get_device()
     out = []
     for i in range(0, len(x0), batch_size):
         x = x0[i:i + batch_size].to(dev)
-        kept = [x.cpu()] if 0 in keep else []
+        kept = [x.cpu()] if 0 in wanted else []
         for t in range(1, (keep[-1] if keep else 0) + 1):
             x = f(x)
-            if t in keep:
+            if t in wanted:
                 kept.append(x.cpu())
         out.append(torch.stack(kept) if kept else torch.empty(0, *x.shape))
     return torch.cat(out, dim=1)
@@ -67,7 +69,6 @@ def nearest(x: torch.Tensor, train: torch.Tensor) -> tuple[torch.Tensor, torch.T
 def jacobian_radii(f: Callable, points: torch.Tensor) -> torch.Tensor:
     """The largest |eigenvalue| of the Jacobian of `f` at each point (N,) of `points` (N, ...):
     paper 2, Theorem 2's attractor test (a fixed point with radius < 1 is an attractor)."""
-    from .linalg import spectral_radius
     if isinstance(f, torch.nn.Module):
         f.eval()
     return torch.tensor([spectral_radius(f, p) for p in points])   # each p: ONE input, no batch dim

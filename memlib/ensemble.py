@@ -19,8 +19,8 @@ from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 from tqdm.auto import tqdm
 
-from .runtime import MemlibError, check_choice, get_device
-from .train import LOSSES, SCHEDULES, History, TrainingDiverged, make_optimizer, stagewise
+from .runtime import MemlibError, get_device
+from .train import History, TrainingDiverged, make_optimizer, resolve_schedule_and_loss, scheduled_lr
 
 
 def _check_batchable(models):
@@ -45,10 +45,7 @@ def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | No
     `until_loss` stops when every model is below it (each keeps training until then, unlike `fit`).
     """
     _check_batchable(models)
-    if not callable(schedule):
-        check_choice(schedule, SCHEDULES, "schedule")
-    factor = stagewise if schedule == "stagewise" else (schedule if callable(schedule) else None)
-    loss_fn = loss if callable(loss) else LOSSES[check_choice(loss, tuple(LOSSES), "loss")]
+    factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
     device = get_device()
     x = x.to(device)
     target = x if target is None else target.to(device)
@@ -71,12 +68,7 @@ def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | No
     start = time.perf_counter()
     try:
         for step in range(steps + 1):
-            if factor is not None:
-                new_lr = lr * factor(step, steps)
-                if new_lr != current_lr:
-                    current_lr = new_lr
-                    for g in opt.param_groups:
-                        g["lr"] = new_lr
+            current_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
             with torch.set_grad_enabled(step < steps):
                 losses = all_losses(params, buffers)               # (M,)
             if step % log_every == 0 or step == steps:

@@ -119,15 +119,16 @@ def count_near(values, target: float = 1.0, *, tol: float = 0.1) -> int:
 
 
 def _as_batched(f, x):
+    """`f` as a map from one flat input to one flat output."""
     shape = tuple(x.shape)
-    return (lambda v: f(v.reshape(1, *shape)).reshape(-1)), shape
+    return lambda v: f(v.reshape(1, *shape)).reshape(-1)
 
 
 def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     """The Jacobian (d_out, d) of `f` at ONE input `x` (shape `input_shape`, no batch dim)."""
     dev, dtype = _device_of(f), _dtype_of(f)
     x = x.detach().to(dev, dtype)
-    g, _ = _as_batched(f, x)
+    g = _as_batched(f, x)
     return torch.func.jacrev(g)(x.reshape(-1)).detach()
 
 
@@ -150,7 +151,7 @@ def spectral_radius(f, x: torch.Tensor, *, method: str = "auto", dense_max: int 
     from scipy.sparse.linalg import LinearOperator, eigs
     dev, dtype = _device_of(f), _dtype_of(f)
     x = x.detach().to(dev, dtype)
-    g, _ = _as_batched(f, x)
+    g = _as_batched(f, x)
     x0 = x.reshape(-1)
 
     def matvec(v):

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import torch
 
+from .dynamics import iterate
+
 
 def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """Per-sample Pearson correlation over all pixels: (N, ...) x (N or 1, ...) -> (N,).
@@ -48,7 +50,6 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
     `steps` an int: returns R_t for t = 0..steps, shape (steps + 1,); a sequence of ints: R_t at
     those t, shape (len(steps),).
     """
-    from .dynamics import iterate
     wanted = list(range(steps + 1)) if isinstance(steps, int) else [int(t) for t in steps]
     ref = train.reshape(len(train), -1).double().cpu()                   # (M, d)
     x, at, r = starts, 0, {}

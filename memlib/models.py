@@ -5,6 +5,8 @@ Each builder's signature carries its paper's defaults, so a figure's variation i
 """
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import nn
 
@@ -68,9 +70,12 @@ def convnet(layers: int, *, channels: int = 128,  # paper 1, App. B: 128 channel
     return nn.Sequential(*mods)
 
 
+WEIGHT_TYPES = (nn.Linear, nn.Conv1d, nn.Conv2d, nn.ConvTranspose2d)
+
+
 def weight_layers(model: nn.Module) -> list[nn.Module]:
     """The Linear and Conv layers of `model`, input to output."""
-    return [m for m in model.modules() if isinstance(m, (nn.Linear, nn.Conv1d, nn.Conv2d, nn.ConvTranspose2d))]
+    return [m for m in model.modules() if isinstance(m, WEIGHT_TYPES)]
 
 
 INIT_SCHEMES = ("default", "xavier_normal", "xavier_uniform", "kaiming_normal", "kaiming_uniform",
@@ -282,9 +287,7 @@ def classifier(in_features, *, layers: int = 4,  # paper 4, Fig 1/5/9: 4 layers
             c, h, w = width, (h - 1) // 2 + 1, (w - 1) // 2 + 1
         mods += [nn.Conv2d(c, 1, (h, w), bias=False), nn.Flatten()]   # (N, 1)
     else:
-        d = 1
-        for s in shape:
-            d *= s
+        d = math.prod(shape)
         mods.append(nn.Flatten())
         for _ in range(layers - 1):
             mods.append(nn.Linear(d, width, bias=False))

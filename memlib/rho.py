@@ -18,12 +18,17 @@ function the gradient-flow analysis talks about.
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 
 import torch
 from torch import nn
 
+from . import models
 from .models import weight_layers
 from .runtime import MemlibError, check_choice
+from .store import fit_cached, tensor_digest
+from .train import TrainingDiverged
 
 READINGS = ("product", "bn")
 BN_TYPES = (nn.BatchNorm1d, nn.BatchNorm2d)
@@ -31,9 +36,9 @@ BN_TYPES = (nn.BatchNorm1d, nn.BatchNorm2d)
 
 def _bn_followed(model: nn.Module) -> list[bool]:
     """For each weight layer (input to output): is it followed by a BatchNorm before the next one?"""
-    flags, seen = [], False
+    flags = []
     for m in model.modules():
-        if isinstance(m, (nn.Linear, nn.Conv1d, nn.Conv2d, nn.ConvTranspose2d)):
+        if isinstance(m, models.WEIGHT_TYPES):
             flags.append(False)
         elif isinstance(m, BN_TYPES) and flags:
             flags[-1] = True
@@ -189,7 +194,6 @@ class RhoRecorder:
         self.x_test, self.y_test = x_test, None if y_test is None else y_test.reshape(-1).float()
         self.weight_decay, self.max_snapshots, self.nc = weight_decay, max_snapshots, nc
         self.stride, self.calls = 1, 0
-        from .store import tensor_digest
         test = None if x_test is None else (tensor_digest(x_test), tensor_digest(y_test))
         self.cache_key = (f"RhoRecorder(x={tensor_digest(x)}, y={tensor_digest(y)}, wd={weight_decay}, "
                           f"test={test}, max_snapshots={max_snapshots}, nc={nc}, v=1)")
@@ -235,12 +239,6 @@ def train_classifier(x, y, *, init_norm: float, epochs: int, lr: float,
     """Train `models.classifier(x.shape[1:], init_norm=..., **classifier_kwargs)` with the square
     loss on targets y (N, 1) in {-1, +1} through `fit_cached`, recording paper 4's quantities every
     epoch. Returns (model, records), or (None, None) if training diverged (reported, not raised)."""
-    import functools
-    import math
-
-    from . import models
-    from .store import fit_cached
-    from .train import TrainingDiverged
     build = functools.partial(models.classifier, tuple(x.shape[1:]), init_norm=init_norm, **classifier_kwargs)
     steps_per_epoch = math.ceil(len(x) / min(batch_size, len(x)))
     recorder = RhoRecorder(x, y, weight_decay=weight_decay, x_test=x_test, y_test=y_test)

@@ -15,3 +15,9 @@ def one_layer_solution(w0: torch.Tensor, x_train: torch.Tensor, x: torch.Tensor)
     coef = (x @ xh) / (xh @ xh)                      # (N,)
     parallel = coef[:, None] * xh[None]              # (N, d)
     return (parallel + (x - parallel) @ w0.double().T).float()
+
+
+def wide_two_layer_eigenvalue(x_norm: float) -> float:
+    """Paper 2, Theorem 3: the Jacobian eigenvalue at the training example x of a wide 2-layer
+    autoencoder with W1 fixed and W2 trained from zero tends to ||x||² / (||x||² + 1) < 1."""
+    return x_norm ** 2 / (x_norm ** 2 + 1)

@@ -70,6 +70,26 @@ def stagewise(step: int, steps: int) -> float:
     return 0.2 ** sum(step >= f * steps for f in (0.3, 0.6, 0.8))
 
 
+def resolve_schedule_and_loss(schedule, loss):
+    """(lr factor(step, steps) or None, loss function) from `fit`'s `schedule` and `loss` arguments."""
+    if not callable(schedule):
+        check_choice(schedule, SCHEDULES, "schedule")
+    factor = stagewise if schedule == "stagewise" else (schedule if callable(schedule) else None)
+    loss_fn = loss if callable(loss) else LOSSES[check_choice(loss, tuple(LOSSES), "loss")]
+    return factor, loss_fn
+
+
+def scheduled_lr(opt, lr: float, factor, step: int, steps: int, current: float) -> float:
+    """Set the optimizer's learning rate for `step` (only when it changes); return it."""
+    if factor is None:
+        return current
+    new = lr * factor(step, steps)
+    if new != current:
+        for g in opt.param_groups:
+            g["lr"] = new
+    return new
+
+
 def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weight_decay: float = 0.0):
     check_choice(name, OPTIMIZERS, "optimizer")
     if name == "sgd":
@@ -106,10 +126,7 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
                         clip_grad_norm=clip_grad_norm, log_every=log_every, progress=progress, desc=desc)
     if steps < 0:
         raise MemlibError(f"steps must be >= 0, got {steps}")
-    if not callable(schedule):
-        check_choice(schedule, SCHEDULES, "schedule")
-    factor = stagewise if schedule == "stagewise" else (schedule if callable(schedule) else None)
-    loss_fn = loss if callable(loss) else LOSSES[check_choice(loss, tuple(LOSSES), "loss")]
+    factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
     device = get_device()
     model.to(device)
     x = x.to(device)
@@ -151,12 +168,7 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
                     order = torch.randperm(n, generator=gen).to(device)
                 idx = order[k * bs:(k + 1) * bs]
                 xb, tb = x[idx], target[idx]
-            if factor is not None:
-                new_lr = lr * factor(step, steps)
-                if new_lr != current_lr:
-                    current_lr = new_lr
-                    for g in opt.param_groups:
-                        g["lr"] = new_lr
+            current_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
             with torch.set_grad_enabled(step < steps):
                 value = loss_fn(model(xb), tb)
             logged = step % log_every == 0 or step == steps

@@ -1,7 +1,5 @@
 """memlib.linalg against independent references: explicit convolution matrices, closed-form
 spectra and Jacobians, and the dense spectral radius against the Arnoldi (JVP) one."""
-import math
-
 import numpy as np
 import pytest
 import torch

@@ -1,7 +1,5 @@
-import functools
 
 import numpy as np
-import pytest
 import torch
 
 from memlib import data, metrics, models, theory
