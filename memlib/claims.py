@@ -61,6 +61,9 @@ PAPER1: list[Claim] = [
     Claim("p1.depth_trend", 1, "Fig 9",
           "Correlation to the identity falls with depth: the deepest ConvNet scores below the 1-layer one",
           "fig9.deepest.corr_identity", "<", "fig9.depth1.corr_identity"),
+    # -- paper 1, worker A: Fig 5-8, 31-32 (FCNs, rho heatmaps), Fig 1 / 34-36 (several examples)
+    # -- paper 1, worker B: Fig 3b/18/19, 4a, 4b/23-26, 27-28, 29, 30 (ConvNet sweeps)
+    # -- paper 1, worker C: Fig 10-17, 20-22 (inside the ConvNets)
 ]
 
 # ---- paper 2 (Radhakrishnan et al. 2019): training examples as attractors

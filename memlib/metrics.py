@@ -58,3 +58,20 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
         at = t
         r[t] = (torch.cdist(ref, x.reshape(len(x), -1).double().cpu()).min(dim=1).values < eps).double().mean()
     return torch.stack([r[t] for t in wanted]).float()
+
+
+# ---------------------------------------------------------------- paper 1: identity vs constant
+# -- worker A (FCNs, heatmaps, several examples)
+
+# -- worker B (ConvNet sweeps)
+
+# -- worker C (inside the ConvNets)
+
+
+# ---------------------------------------------------------------- paper 2: attractors
+
+
+# ---------------------------------------------------------------- paper 3: downsampling
+
+
+# ---------------------------------------------------------------- paper 4: rho dynamics

@@ -73,3 +73,20 @@ def savefig(fig, path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     return path
+
+
+# ---------------------------------------------------------------- paper 1: identity vs constant
+# -- worker A (FCNs, heatmaps, several examples)
+
+# -- worker B (ConvNet sweeps)
+
+# -- worker C (inside the ConvNets)
+
+
+# ---------------------------------------------------------------- paper 2: attractors
+
+
+# ---------------------------------------------------------------- paper 3: downsampling
+
+
+# ---------------------------------------------------------------- paper 4: rho dynamics

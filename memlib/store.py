@@ -148,6 +148,14 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
     return model, History.from_dict(value["history"])
 
 
+def is_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0,
+              init: str = "default", cache: Cache | None = None, **fit_kwargs) -> bool:
+    """Whether `fit_cached` with these arguments would read the cache instead of training
+    (explorers use it to say "from the cache" or "training ...")."""
+    cache = cache or default_cache()
+    return cache.path(_config(build, x, target, seed, init, fit_kwargs)).exists()
+
+
 def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seeds, init: str = "default",
                      cache: Cache | None = None, **fit_kwargs) -> list:
     """`fit_cached` for each seed in `seeds` (a seed band): returns [(model, history), ...].
