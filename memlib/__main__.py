@@ -127,7 +127,7 @@ def main(argv=None) -> int:
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(ROOT / "results"))
     p.add_argument("--models", type=int, nargs="+", default=[1, 8, 32], help="numbers of models per case")
-    p.add_argument("--steps", type=int, default=30, help="timed steps per repeat")
+    p.add_argument("--steps", type=int, default=60, help="timed steps per repeat")
     p.add_argument("--case", action="append", help="only this case (repeatable)")
     args = parser.parse_args(argv)
     try:

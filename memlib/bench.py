@@ -3,7 +3,8 @@
 The baseline is what a paper's author would write: one `torch.optim.SGD` per model, eager, one
 model after another. memlib trains the same models with `fit` (one model) or `fit_many` (several).
 Both run the same number of steps after a warm-up, in one process, alternating, on paper 1's
-ConvNet (5 layers, 32 channels, one 28x28 image) and FCN (3 hidden layers x 2048).
+ConvNet (5 layers, 32 channels, one 28x28 image) and FCN (3 hidden layers x 2048). On a GPU also:
+the single-model CUDA-graph step against the same `fit` run eagerly.
 Also reported: each notebook's wall time, read from results/<profile>/*/provenance.json.
 """
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import torch
 
 from . import models
-from .ensemble import fit_many
+from .ensemble import choose_strategy
 from .runtime import get_device
 from .store import build_model
 from .train import fit
@@ -51,36 +52,52 @@ def naive(build, x, n_models: int, steps: int) -> float:
     return time.perf_counter() - t
 
 
-def memlib_way(build, x, n_models: int, steps: int) -> float:
+def memlib_way(build, x, n_models: int, steps: int, **fit_kwargs) -> float:
+    """Seconds for memlib: `fit` on one model, or on the list (batched or serial, as `auto` picks)."""
     nets = [build_model(build, seed=s) for s in range(n_models)]
     _sync()
     t = time.perf_counter()
-    if n_models == 1:
-        fit(nets[0], x, steps=steps, progress=False, **SGD)
-    else:
-        fit_many(nets, x, steps=steps, progress=False, **SGD)
+    fit(nets[0] if n_models == 1 else nets, x, steps=steps, progress=False, **SGD, **fit_kwargs)
     _sync()
     return time.perf_counter() - t
 
 
-def run_bench(*, model_counts=(1, 8, 32), steps: int = 30, warmup: int = 5, repeats: int = 3,
+def _measure(first, second, m, n_steps, warmup, repeats):
+    first(m, warmup), second(m, warmup)
+    t1, t2 = [], []
+    for _ in range(repeats):                               # alternate, keep the best of each
+        t1.append(first(m, n_steps))
+        t2.append(second(m, n_steps))
+    return m * n_steps / min(t1), m * n_steps / min(t2)
+
+
+def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repeats: int = 3,
               results_dir="results", cases=None) -> dict:
+    """Time every case; print a table and write `results_dir/bench.json`."""
     rows = []
+    cuda = get_device().type == "cuda"
     for name, (build, shape) in CASES.items():
         if cases and name not in cases:
             continue
         x = torch.randn(*shape, generator=torch.Generator().manual_seed(0))
         for m in model_counts:
-            n_steps = max(3, steps // max(1, m // 8)) if name.startswith("fcn") else steps
-            naive(build, x, m, warmup), memlib_way(build, x, m, warmup)
-            t_naive, t_memlib = [], []
-            for _ in range(repeats):                       # alternate, keep the best of each
-                t_naive.append(naive(build, x, m, n_steps))
-                t_memlib.append(memlib_way(build, x, m, n_steps))
-            a, b = m * n_steps / min(t_naive), m * n_steps / min(t_memlib)
-            rows.append(dict(case=name, models=m, steps=n_steps, naive_model_steps_per_s=round(a, 1),
+            # the big FCN is ~100x slower per step on a CPU: fewer steps keep the bench short
+            n_steps = max(3, steps // 4 // max(1, m // 8)) if name.startswith("fcn") and not cuda else steps
+            nets = [build_model(build, seed=s) for s in range(m)]
+            how = "single" if m == 1 else choose_strategy(nets)[0]
+            a, b = _measure(lambda k, s: naive(build, x, k, s), lambda k, s: memlib_way(build, x, k, s),
+                            m, n_steps, warmup, repeats)
+            rows.append(dict(case=name, models=m, strategy=how, steps=n_steps, naive_model_steps_per_s=round(a, 1),
                              memlib_model_steps_per_s=round(b, 1), ratio=round(b / a, 2)))
-            print(f"{name:>12} x{m:<3} naive {a:9.1f}  memlib {b:9.1f} model-steps/s  ratio {b / a:5.2f}", flush=True)
+            print(f"{name:>12} x{m:<3} {how:>8}  naive {a:9.1f}  memlib {b:9.1f} model-steps/s  ratio {b / a:5.2f}",
+                  flush=True)
+        if cuda:   # the single-model CUDA-graph step against the same fit, eager
+            a, b = _measure(lambda k, s: memlib_way(build, x, k, s, cuda_graph=False),
+                            lambda k, s: memlib_way(build, x, k, s, cuda_graph=True), 1, steps * 4, warmup, repeats)
+            rows.append(dict(case=f"{name} cuda-graph vs eager", models=1, strategy="graph", steps=steps * 4,
+                             naive_model_steps_per_s=round(a, 1), memlib_model_steps_per_s=round(b, 1),
+                             ratio=round(b / a, 2)))
+            print(f"{name:>12} graph vs eager  {a:9.1f} -> {b:9.1f} steps/s  ratio {b / a:5.2f}", flush=True)
     walls = {}
     for prov in sorted(Path(results_dir).glob("*/*/provenance.json")):
         p = json.loads(prov.read_text())

@@ -214,6 +214,14 @@ PAPER4: list[Claim] = [
     Claim("p4.none_init_dependent", 4, "Fig 10",
           "Without BN and WD, the final rho depends strongly on the initial norm (max/min ratio > 2)",
           "init.none.rho_end_spread", ">", 2.0),
+    Claim("p4.nc1_falls_bnwd", 4, "beyond the paper / Sec 2.1, Lemma 1.4, ref. [12]",
+          "With BN + WD (initial norm 0.1), NC1 of the last hidden layer at the end is below its value at the "
+          "start of the terminal phase (first epoch with zero training error), for each of 3 seeds",
+          "band.bnwd.nc1_end_over_tpt_max", "<", 1.0),
+    Claim("p4.margin_spread_shrinks_seed_band", 4, "beyond the paper / Observation 2",
+          "With BN + WD (initial norm 0.1), the margins' spread std/mean at the end is below its value at the "
+          "start of the terminal phase, for each of 3 seeds",
+          "band.bnwd.cv_end_over_tpt_max", "<", 1.0),
 ]
 
 CLAIMS: list[Claim] = PAPER1 + PAPER2 + PAPER3 + PAPER4

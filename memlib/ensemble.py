@@ -1,97 +1,195 @@
-"""Many same-architecture models trained as one computation.
+"""Many same-architecture models trained as one computation, or one after another when that is faster.
 
 Seed bands and depth-fixed sweeps train dozens of tiny, independent models on the same input. Done
 one after another, each step pays Python and kernel-launch overhead per model; here the models'
 parameters are stacked (`torch.func.stack_module_state`) and one `vmap`-ed `functional_call` runs all of
 them at once (a grouped convolution / batched matmul underneath). The optimizers of memlib are all
 elementwise, so one optimizer over the stacked tensors updates each model exactly as its own would;
-gradient clipping is done per model. The result agrees with serial `fit` runs to floating-point
+gradient clipping is done per model, and a model whose loss falls below `until_loss` is frozen at
+that step, as its own `fit` would stop. The result agrees with serial `fit` runs to floating-point
 tolerance (tests/test_ensemble.py).
+
+`strategy="auto"` picks per case what `python -m memlib bench` measured faster: batched for small
+models, serial `fit` calls for big ones (on a CPU, vmap-ed matrix-vector products of a 3 x 2048 FCN
+run ~5x slower than one model after another), and serial, with the reason stated once, for what
+cannot be stacked (BatchNorm running statistics, minibatches, callbacks, partial training).
 """
 from __future__ import annotations
 
 import copy
 import math
 import time
+import warnings
 
 import torch
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 from tqdm.auto import tqdm
 
-from .runtime import MemlibError, get_device
-from .train import History, TrainingDiverged, make_optimizer, resolve_schedule_and_loss, scheduled_lr
+from .cuda_graph import GraphedStep, graph_blocker
+from .runtime import MemlibError, check_choice, get_device
+from .train import History, diverged, fit, make_optimizer, resolve_schedule_and_loss, scheduled_lr
+
+STRATEGIES = ("auto", "batched", "serial")
+# Largest model (parameters) that "auto" trains batched, per device type. CPU: the bench's convnet5x32
+# (46k parameters) gains 1.3-1.5x batched while fcn3x2048 (11.6M) loses 5x; GPU: batching wins
+# until memory-bound matmuls dominate.
+BATCHED_MAX_PARAMS = {"cpu": 1_000_000, "cuda": 50_000_000}
+_warned: set = set()
 
 
-def _check_batchable(models):
-    if not models:
-        raise MemlibError("fit_many needs at least one model")
+def serial_reason(models, *, batch_size=None, parameters=None, callbacks=()) -> str | None:
+    """Why these models/arguments cannot be trained batched (None: they can)."""
     if any(isinstance(m, nn.modules.batchnorm._BatchNorm) for m in models[0].modules()):
-        raise MemlibError("fit_many does not batch BatchNorm nets (their running statistics are state); "
-                          "train them one by one with fit")
+        return "BatchNorm running statistics are per-model state"
     shapes = [[(n, tuple(p.shape)) for n, p in m.named_parameters()] for m in models]
     if any(s != shapes[0] for s in shapes[1:]):
-        raise MemlibError("fit_many needs models of one architecture (same parameter names and shapes)")
+        return "the models differ in architecture"
+    if batch_size is not None:
+        return "minibatch orders are per-model (seeded by each model's seed)"
+    if parameters is not None:
+        return "only some parameters are trained"
+    if callbacks:
+        return "callbacks see one model at a time"
+    return None
+
+
+def choose_strategy(models, strategy: str = "auto", **fit_kwargs) -> tuple[str, str | None]:
+    """("batched" | "serial", reason for serial or None)."""
+    check_choice(strategy, STRATEGIES, "strategy")
+    reason = serial_reason(models, **{k: fit_kwargs.get(k) for k in ("batch_size", "parameters")},
+                           callbacks=fit_kwargs.get("callbacks") or ())
+    if strategy == "batched" and reason:
+        raise MemlibError(f"these models cannot be trained batched: {reason}; use strategy='serial' or 'auto'")
+    if strategy == "serial" or reason:
+        return "serial", reason
+    if strategy == "batched":
+        return "batched", None
+    if len(models) == 1:
+        return "serial", None
+    size = sum(p.numel() for p in models[0].parameters())
+    limit = BATCHED_MAX_PARAMS.get(get_device().type, BATCHED_MAX_PARAMS["cpu"])
+    if size > limit:
+        return "serial", None   # measured faster (see BATCHED_MAX_PARAMS); not worth a warning
+    return "batched", None
 
 
 def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | None = None, *,
              steps: int, lr: float, optimizer: str = "sgd", momentum: float = 0.0,
              weight_decay: float = 0.0, schedule="constant", loss="mse", until_loss=None,
              clip_grad_norm: float | None = None, log_every: int | None = None, progress: bool = True,
-             desc: str | None = None) -> list[History]:
-    """Train every model in `models` on the same full batch, as `fit` would train each one.
+             desc: str | None = None, seeds=None, seed: int = 0, batch_size=None, parameters=None,
+             callbacks=(), cuda_graph: bool = True, strategy: str = "auto") -> list[History]:
+    """Train every model in `models` on `x` as `fit` would train each one; one History per model.
 
-    The trained weights are written back into the given modules; returns one History per model.
-    `until_loss` stops when every model is below it (each keeps training until then, unlike `fit`).
+    `seeds`: each model's `fit` seed (minibatch order), default `seed` for all. The trained
+    weights are written into the given modules.
     """
-    _check_batchable(models)
+    if not models:
+        raise MemlibError("fit_many needs at least one model")
+    seeds = list(seeds) if seeds is not None else [seed] * len(models)
+    if len(seeds) != len(models):
+        raise MemlibError(f"{len(models)} models but {len(seeds)} seeds")
+    kw = dict(steps=steps, lr=lr, optimizer=optimizer, momentum=momentum, weight_decay=weight_decay,
+              schedule=schedule, loss=loss, until_loss=until_loss, clip_grad_norm=clip_grad_norm,
+              log_every=log_every, progress=progress, cuda_graph=cuda_graph)
+    how, reason = choose_strategy(models, strategy, batch_size=batch_size, parameters=parameters,
+                                  callbacks=callbacks)
+    if how == "serial":
+        if reason and len(models) > 1 and reason not in _warned:
+            _warned.add(reason)
+            warnings.warn(f"training {len(models)} models one after another: {reason}", stacklevel=3)
+        return [fit(m, x, target, seed=s, batch_size=batch_size, parameters=parameters, callbacks=callbacks,
+                    desc=f"{desc or 'fit'} {i + 1}/{len(models)}", **kw)
+                for i, (m, s) in enumerate(zip(models, seeds))]
+    return _fit_batched(models, x, target, desc=desc, **kw)
+
+
+def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_decay, schedule, loss,
+                 until_loss, clip_grad_norm, log_every, progress, desc, cuda_graph) -> list[History]:
+    if steps < 0:
+        raise MemlibError(f"steps must be >= 0, got {steps}")
     factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
     device = get_device()
     x = x.to(device)
     target = x if target is None else target.to(device)
+    if len(target) != len(x):
+        raise MemlibError(f"x has {len(x)} examples but target has {len(target)}")
     for m in models:
         m.to(device)
     params, buffers = stack_module_state(models)                 # name -> (M, *shape)
     params = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
+    stacked = list(params.values())
     base = copy.deepcopy(models[0]).to("meta")
 
     def one_loss(p, b):
         return loss_fn(functional_call(base, (p, b), (x,)), target)
 
     all_losses = vmap(one_loss)                                   # -> (M,)
-    opt = make_optimizer(list(params.values()), optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay)
+    use_graph = cuda_graph and graph_blocker(device, optimizer=optimizer, static_shapes=True,
+                                             until_loss=until_loss) is None
+    opt = make_optimizer(stacked, optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay,
+                         capturable=use_graph)
     n_models = len(models)
     log_every = log_every or max(1, steps // 200)
     hists = [History() for _ in models]
-    current_lr = lr
+    stopped: dict[int, dict] = {}                                 # model -> its parameters when it stopped
+
+    def update(losses):
+        losses.sum().backward()                                   # models are independent: sum = each its own
+        if clip_grad_norm is not None:
+            clip_per_model_(stacked, clip_grad_norm)
+        opt.step()
+
+    def whole_step():
+        opt.zero_grad(set_to_none=True)
+        losses = all_losses(params, buffers)
+        update(losses)
+        return losses
+
+    graphed = GraphedStep(whole_step, enabled=use_graph)
+    current_lr, last_read = lr, 0
     bar = tqdm(total=steps, desc=desc or f"fit x{n_models}", leave=False, disable=not progress, mininterval=0.5)
     start = time.perf_counter()
     try:
         for step in range(steps + 1):
-            current_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
+            new_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
+            if new_lr != current_lr:
+                graphed.invalidate()
+            current_lr = new_lr
+            logged = step % log_every == 0 or step == steps
+            if not (logged or until_loss is not None):
+                graphed()
+                bar.update(1)
+                continue
+            opt.zero_grad(set_to_none=True)
             with torch.set_grad_enabled(step < steps):
                 losses = all_losses(params, buffers)               # (M,)
-            if step % log_every == 0 or step == steps:
-                vals = losses.detach().cpu().tolist()
-                bad = [i for i, v in enumerate(vals) if not math.isfinite(v)]
-                if bad:
-                    raise TrainingDiverged(f"training diverged: model {bad[0]} of {n_models} reached loss {vals[bad[0]]} "
-                                           f"by step {step} of {steps} (optimizer={optimizer}, lr={current_lr:g}); "
-                                           "lower the learning rate")
-                for h, v in zip(hists, vals):
+            vals = losses.detach().cpu().tolist()
+            bad = [i for i, v in enumerate(vals) if not math.isfinite(v) and i not in stopped]
+            if bad:
+                raise diverged(vals[bad[0]], step, last_read, steps, optimizer, current_lr,
+                               who=f"model {bad[0]} of {n_models}: ")
+            last_read = step
+            for i, (h, v) in enumerate(zip(hists, vals)):
+                if i in stopped:
+                    continue
+                now_stops = until_loss is not None and v < until_loss
+                if logged or now_stops:
                     h.steps.append(step), h.loss.append(v), h.lr.append(current_lr)
-                bar.set_postfix(loss=f"{max(vals):.3g}", refresh=False)
-                if until_loss is not None and max(vals) < until_loss:
-                    for h in hists:
-                        h.stopped_at = step
-                    break
-            if step == steps:
+                if now_stops:                                      # as fit stops: keep these weights
+                    h.stopped_at = step
+                    stopped[i] = {k: p[i].detach().clone() for k, p in params.items()}
+            live = [v for i, v in enumerate(vals) if i not in stopped]
+            bar.set_postfix(loss=f"{max(live or vals):.3g}", refresh=False)
+            if len(stopped) == n_models or step == steps:
                 break
-            opt.zero_grad(set_to_none=True)
-            losses.sum().backward()                                # models are independent: sum = each its own
-            if clip_grad_norm is not None:
-                clip_per_model_(list(params.values()), clip_grad_norm)
-            opt.step()
+            update(losses)
+            if stopped:
+                with torch.no_grad():
+                    for i, saved in stopped.items():
+                        for k, p in params.items():
+                            p[i].copy_(saved[k])
             bar.update(1)
     finally:
         bar.close()

@@ -65,7 +65,206 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
 
 # -- worker B (ConvNet sweeps)
 
+SCORE_NAMES = ("corr_identity", "corr_constant", "mse_identity", "mse_constant")
+
+
+@torch.no_grad()
+def band_scores(models, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
+    """`identity_constant_scores` over a seed band (the same configuration trained from several seeds).
+
+    Returns each score's mean across `models` and, under `<score>_std`, its standard deviation
+    across them (population std; 0 for a single model), so a sweep can show mean and spread.
+    """
+    models = list(models)
+    if not models:
+        raise ValueError("band_scores needs at least one model")
+    per = [identity_constant_scores(m, probes, x_train) for m in models]
+    out = {}
+    for name in SCORE_NAMES:
+        v = torch.tensor([p[name] for p in per], dtype=torch.float64)
+        out[name] = v.mean().item()
+        out[f"{name}_std"] = v.std(unbiased=False).item()
+    return out
+
 # -- worker C (inside the ConvNets)
+# A "layer" is a weight layer (Conv/Linear) together with the activation that follows it; its output
+# is what the next layer reads. Layer 0 is the input itself (paper 1, App. F's raw baseline).
+
+def layer_modules(model: torch.nn.Module) -> list[torch.nn.Module]:
+    """For each weight layer of `model`, the module whose output is that layer's output (the last
+    leaf module before the next weight layer: the ReLU after a hidden conv, the last conv itself)."""
+    from .models import WEIGHT_TYPES
+    leaves = [m for m in model.modules() if not list(m.children())]
+    groups: list[list] = []
+    for m in leaves:
+        if isinstance(m, WEIGHT_TYPES):
+            groups.append([m])
+        elif groups:                       # modules before the first weight layer are not layers
+            groups[-1].append(m)
+    if not groups:
+        from .runtime import MemlibError
+        raise MemlibError(f"{type(model).__name__} has no Linear/Conv layer to inspect")
+    return [g[-1] for g in groups]
+
+
+@torch.no_grad()
+def layer_activations(model: torch.nn.Module, x: torch.Tensor, *, reduce=None, batch_size: int = 256) -> list:
+    """Every layer's output for inputs `x` (N, C, H, W), captured with forward hooks.
+
+    Returns a list with one entry per weight layer, input to output: the (N, C_l, H, W) output
+    (CPU), or, with `reduce`, `reduce(output_of_a_batch)` concatenated over batches when it is a
+    tensor (so a caller can keep only a summary of a large representation).
+    """
+    mods = layer_modules(model)
+    dev = next(model.parameters()).device
+    parts: list[list] = [[] for _ in mods]
+    hooks = [m.register_forward_hook(lambda _m, _i, out, k=k: parts[k].append(
+        (out if reduce is None else reduce(out)))) for k, m in enumerate(mods)]
+    model.eval()
+    try:
+        for i in range(0, len(x), batch_size):
+            model(x[i:i + batch_size].to(dev))
+    finally:
+        for h in hooks:
+            h.remove()
+    return [torch.cat([p.cpu() for p in ps]) if torch.is_tensor(ps[0]) else ps for ps in parts]
+
+
+def _unit_centred(z: torch.Tensor) -> torch.Tensor:
+    """Rows of (N, ...) flattened, centred and scaled to unit norm (a constant row becomes 0), so
+    that `a @ b.T` is the matrix of Pearson correlations."""
+    z = z.reshape(len(z), -1).double()
+    z = z - z.mean(1, keepdim=True)
+    n = z.norm(dim=1, keepdim=True)
+    return torch.where(n > 0, z / n.clamp_min(1e-300), torch.zeros_like(z))
+
+
+@torch.no_grad()
+def layerwise_error(model: torch.nn.Module | None, x_ref: torch.Tensor, y_ref: torch.Tensor,
+                    x_test: torch.Tensor, y_test: torch.Tensor, *, num_classes: int | None = None,
+                    batch_size: int = 256) -> torch.Tensor:
+    """Paper 1, App. F / Fig 10: error rate of the correlation-weighted averaging classifier on
+    every layer's representation. Returns (L + 1,): index 0 is the raw input, index l layer l.
+
+    A test example's prediction is the argmax over classes of the mean of the one-hot labels of
+    the reference set (x_ref, y_ref), weighted by the Pearson correlation between the test and each
+    reference example's representation at that layer. Since the weighted mean is
+    z_test . (sum of z_ref over class c) / N_ref with z the centred unit-norm representation, only
+    the per-class sums are kept (K, D) per layer, so any number of examples fits in memory.
+    `model=None` gives only the raw-input error (a 1-vector).
+    """
+    k = int(num_classes or int(max(y_ref.max(), y_test.max())) + 1)
+    onehot = torch.nn.functional.one_hot(y_ref.long().cpu(), k).double()             # (N_ref, K)
+
+    def class_sums(reps, labels_onehot):                                              # (K, D)
+        return labels_onehot.T @ _unit_centred(reps)
+
+    sums = [class_sums(x_ref, onehot)]
+    if model is not None:
+        sums_layers = None
+        for i in range(0, len(x_ref), batch_size):
+            oh = onehot[i:i + batch_size]
+            acts = layer_activations(model, x_ref[i:i + batch_size], reduce=lambda o, oh=oh: class_sums(o, oh)[None],
+                                     batch_size=len(x_ref))
+            acts = [a.sum(0) for a in acts]
+            sums_layers = acts if sums_layers is None else [s + a for s, a in zip(sums_layers, acts)]
+        sums += sums_layers
+    y_test = y_test.long().cpu()
+    wrong = torch.zeros(len(sums), dtype=torch.float64)
+    for i in range(0, len(x_test), batch_size):
+        xb = x_test[i:i + batch_size]
+        reps = [xb] + (layer_activations(model, xb, batch_size=len(xb)) if model is not None else [])
+        for layer, (r, s) in enumerate(zip(reps, sums)):
+            scores = _unit_centred(r) @ s.T / len(x_ref)                              # (n, K)
+            wrong[layer] += (scores.argmax(1) != y_test[i:i + batch_size]).sum()
+    return (wrong / len(x_test)).float()
+
+
+@torch.no_grad()
+def relative_weight_change(initial_model: torch.nn.Module, trained_model: torch.nn.Module, *,
+                           tensor: str = "weight") -> torch.Tensor:
+    """Paper 1, App. G / Fig 15-17: d(W0, W*) = ||W0 - W*||_2 / ||W0||_2 for every weight layer
+    (input to output), of its weight tensor (`tensor="weight"`) or its bias (`"bias"`); (L,).
+    A layer whose initial tensor is zero (or absent) gives nan."""
+    from .models import weight_layers
+    before, after = weight_layers(initial_model), weight_layers(trained_model)
+    if len(before) != len(after):
+        from .runtime import MemlibError
+        raise MemlibError(f"the models differ: {len(before)} vs {len(after)} weight layers")
+    out = []
+    for a, b in zip(before, after):
+        w0, w1 = getattr(a, tensor), getattr(b, tensor)
+        if w0 is None or w0.norm() == 0:
+            out.append(float("nan"))
+            continue
+        out.append(((w1.detach().cpu().double() - w0.detach().cpu().double()).norm() / w0.detach().cpu().double().norm()).item())
+    return torch.tensor(out)
+
+
+def top_singular_map(act: torch.Tensor) -> torch.Tensor:
+    """Paper 1, Fig 11-14: per example, the top right singular vector of the (C, H*W) matrix of a
+    layer's channels, as an (H, W) image; sign chosen so that its pixels sum to >= 0. (N, C, H, W)
+    -> (N, H, W). For one channel this is the channel itself, normalized."""
+    n, c, h, w = act.shape
+    _, _, vh = torch.linalg.svd(act.reshape(n, c, h * w).double(), full_matrices=False)
+    v = vh[:, 0]                                                                      # (N, H*W)
+    v = v * torch.where(v.sum(1, keepdim=True) < 0, -1.0, 1.0).to(v)
+    return v.reshape(n, h, w).float()
+
+
+def most_correlated_channel(act: torch.Tensor, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Paper 1, Fig 12-14: per example, the channel of `act` (N, C, H, W) with the largest Pearson
+    correlation to the input `x` (N, C_in, H, W; channels averaged). Returns ((N, H, W), index (N,))."""
+    if act.shape[-2:] != x.shape[-2:] or len(act) != len(x):
+        from .runtime import MemlibError
+        raise MemlibError(f"activations {tuple(act.shape)} and inputs {tuple(x.shape)} differ in size")
+    n, c = act.shape[:2]
+    a = _unit_centred(act.reshape(n * c, -1)).reshape(n, c, -1)                     # (N, C, HW)
+    xi = _unit_centred(x.double().mean(1))                                            # (N, HW)
+    idx = (a @ xi[:, :, None])[..., 0].argmax(1)                                      # (N,)
+    return act[torch.arange(n), idx], idx
+
+
+def channel_summaries(act: torch.Tensor, x: torch.Tensor, *, channel: int = 0) -> dict:
+    """The three one-image views of a multi-channel layer output of paper 1, Fig 12-14:
+    {"svd": top singular vector, "most_correlated": the channel most correlated with the input,
+    "random": channel `channel` (the paper's "random channel (channel 0)")}, each (N, H, W)."""
+    return {"svd": top_singular_map(act), "most_correlated": most_correlated_channel(act, x)[0],
+            "random": act[:, min(channel, act.shape[1] - 1)]}
+
+
+@torch.no_grad()
+def layer_input_correlation(model: torch.nn.Module, x: torch.Tensor, *, kind: str = "svd",
+                            reference: torch.Tensor | None = None) -> torch.Tensor:
+    """Mean Pearson correlation, per layer, between a one-image view of the layer's output
+    (`channel_summaries` kind) and the input `x` (N, C, H, W), or `reference` (1 or N images:
+    e.g. the training digit, to see a constant map being built). Returns (L,)."""
+    target = (x if reference is None else reference).mean(1)                          # (N or 1, H, W)
+    return torch.stack([correlation(channel_summaries(a, x)[kind], target).mean()
+                        for a in layer_activations(model, x)])
+
+
+class RepeatChannels(torch.nn.Module):
+    """(N, 1, H, W) -> (N, channels, H, W) by repetition (paper 1, App. H.2, footnote 3)."""
+
+    def __init__(self, channels: int):
+        super().__init__()
+        self.channels = channels
+
+    def forward(self, x):
+        return x.expand(-1, self.channels, -1, -1) if x.shape[1] == 1 else x
+
+
+def upper_subnetwork(model: torch.nn.Sequential, layers: int) -> torch.nn.Sequential:
+    """Paper 1, Fig 20-22: the top `layers` layers of a ConvNet, taking a grayscale image directly
+    (repeated across the channels the first kept layer expects). Shares the model's weights."""
+    from .models import WEIGHT_TYPES
+    starts = [i for i, m in enumerate(model) if isinstance(m, WEIGHT_TYPES)]
+    if not 1 <= layers <= len(starts):
+        from .runtime import MemlibError
+        raise MemlibError(f"the model has {len(starts)} layers; cannot take the top {layers}")
+    first = starts[-layers]
+    return torch.nn.Sequential(RepeatChannels(model[first].in_channels), *list(model)[first:])
 
 
 # ---------------------------------------------------------------- paper 2: attractors

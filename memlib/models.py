@@ -79,7 +79,7 @@ def weight_layers(model: nn.Module) -> list[nn.Module]:
 
 
 INIT_SCHEMES = ("default", "xavier_normal", "xavier_uniform", "kaiming_normal", "kaiming_uniform",
-                "constant")
+                "constant", "paper_default")
 
 
 @torch.no_grad()
@@ -87,7 +87,8 @@ def initialize_(model: nn.Module, scheme: str = "default", *, value: float | Non
     """Re-initialize every weight layer in place (paper 1, App. H.3 / Fig 29; paper 2, Fig 12).
 
     "default" is PyTorch's own initialization (uniform, bound 1/sqrt(fan_in)); "constant" sets
-    every weight to `value` (biases to 0). Biases are zeroed by the non-default schemes.
+    every weight to `value` (biases to 0). "paper_default" is what paper 1 (App. H.3) calls its
+    default: N(0, 1/(fan_in * fan_out)). Biases are zeroed by the non-default schemes.
     """
     check_choice(scheme, INIT_SCHEMES, "initialization scheme")
     if scheme == "constant" and value is None:
@@ -107,6 +108,9 @@ def initialize_(model: nn.Module, scheme: str = "default", *, value: float | Non
             nn.init.kaiming_normal_(w, nonlinearity="relu")
         elif scheme == "kaiming_uniform":
             nn.init.kaiming_uniform_(w, nonlinearity="relu")
+        elif scheme == "paper_default":   # paper 1, App. H.3: "default" N(0, 1/(f_i f_o))
+            fan_in, fan_out = nn.init._calculate_fan_in_and_fan_out(w)
+            nn.init.normal_(w, 0.0, (fan_in * fan_out) ** -0.5)
         if layer.bias is not None:
             nn.init.zeros_(layer.bias)
     return model

@@ -80,7 +80,119 @@ def savefig(fig, path) -> Path:
 
 # -- worker B (ConvNet sweeps)
 
+BAND_PANELS = (("corr_identity", "correlation to the identity"), ("corr_constant", "correlation to the constant map"))
+
+
+def band_heatmaps(bands, *, row_labels, col_labels, xlabel="", ylabel="", title=None):
+    """Paper 1's Fig 9-style pair of heatmaps (correlation to the identity | to the constant map)
+    of seed bands: `bands[i][j]` is a `metrics.band_scores` dict; each cell reads "mean ± std"."""
+    n_rows, n_cols = len(bands), len(col_labels)
+    fig, axes = plt.subplots(1, 2, figsize=(2 * (0.75 * n_cols + 2.4), 0.5 * n_rows + 1.6))
+    for ax, (name, label) in zip(axes, BAND_PANELS):
+        heatmap([[b[name] for b in row] for row in bands], spread=[[b[f"{name}_std"] for b in row] for row in bands],
+                xlabels=col_labels, ylabels=row_labels, xlabel=xlabel, ylabel=ylabel, title=label, ax=ax)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def band_curves(xs, bands, *, ax=None, label="", linestyle="-", marker="o", xlabel="", title=None, logx=False):
+    """Correlation to the identity (blue) and to the constant map (orange) versus a swept variable `xs`:
+    the seed band's mean as a line, mean ± std as a shaded band. `bands[i]` is a `metrics.band_scores`
+    dict for `xs[i]`. Call once per series (different `label` / `linestyle`) on the same `ax`."""
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.4))
+    xs = np.asarray(xs, dtype=float)
+    for (name, what), color in zip(BAND_PANELS, ("C0", "C1")):
+        mean = np.array([b[name] for b in bands])
+        std = np.array([b[f"{name}_std"] for b in bands])
+        short = "identity" if name == "corr_identity" else "constant"
+        ax.plot(xs, mean, linestyle=linestyle, marker=marker, color=color, markersize=4,
+                label=f"{label} {short}".strip())
+        ax.fill_between(xs, mean - std, mean + std, color=color, alpha=0.18, linewidth=0)
+    if logx:
+        ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("correlation (mean ± std over seeds)")
+    ax.set_ylim(-0.05, 1.05)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
 # -- worker C (inside the ConvNets)
+
+def layer_curves(ax, curves: dict, *, xlabel="layer", ylabel="", title=None, logy=False, reference=None,
+                 first_layer: int = 0):
+    """One curve per entry of `curves` (label -> (S, L) array: S seeds of a per-layer quantity, or (L,)),
+    against the layer index `first_layer .. first_layer + L - 1`: the seeds' mean as a line, mean ± std
+    shaded when S > 1. `reference` (label, (S, L) or (L,)) is drawn as paper 1 Fig 10's thick
+    semi-transparent red line."""
+    items = list(curves.items()) + ([reference] if reference is not None else [])
+    for i, (label, values) in enumerate(items):
+        v = np.atleast_2d(np.asarray(values, dtype=float))
+        mean, std = np.nanmean(v, 0), (np.nanstd(v, 0) if len(v) > 1 else None)
+        xs = np.arange(first_layer, first_layer + v.shape[1])
+        is_ref = reference is not None and i == len(items) - 1
+        style = dict(color="red", lw=6, alpha=0.35) if is_ref else dict(color=plt.cm.viridis(i / max(1, len(curves) - 1)),
+                                                                        lw=1.4, marker="o", markersize=3)
+        seeds = f" ({len(v)} seeds)" if len(v) > 1 else ""
+        ax.plot(xs, mean, label=f"{label}{seeds}", **style)
+        if std is not None:
+            ax.fill_between(xs, mean - std, mean + std, color=style["color"], alpha=0.2, linewidth=0)
+    if logy:
+        ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=1 + len(items) // 8)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def unit_range(t: torch.Tensor) -> torch.Tensor:
+    """Scale each image of (N, ...) to [0, 1] (min-max), for showing maps of arbitrary range."""
+    flat = t.reshape(len(t), -1).float()
+    lo, hi = flat.min(1, keepdim=True).values, flat.max(1, keepdim=True).values
+    return ((flat - lo) / (hi - lo).clamp_min(1e-12)).reshape(t.shape)
+
+
+def intermediate_grid(model, x, *, kinds=("svd",), col_names=None, title=None, scale: float = 0.55):
+    """Paper 1, Fig 11-14: rows = the input then every layer of `model`, columns = the inputs `x`
+    (N, 1, H, W) under each of `kinds` ("svd", "most_correlated", "random": see
+    `metrics.channel_summaries`). Every map is min-max scaled on its own."""
+    from . import metrics
+    acts = metrics.layer_activations(model, x)
+    rows = [torch.cat([unit_range(x[:, 0])] * len(kinds))]
+    for a in acts:
+        s = metrics.channel_summaries(a, x)
+        rows.append(torch.cat([unit_range(s[k]) for k in kinds]))
+    names = col_names or [str(i) for i in range(len(x))]
+    short = {"svd": "top SV", "most_correlated": "max-corr ch.", "random": "channel 0"}
+    cols = [f"{short[k]}\n{n}" if len(kinds) > 1 else n for k in kinds for n in names]
+    return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(acts) + 1)],
+                      col_labels=cols, title=title, scale=scale)
+
+
+def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None, title=None, scale: float = 0.55):
+    """Paper 1, Fig 20-22: the inputs `x` (N, 1, H, W) fed straight into the top layers of trained
+    ConvNets. `nets`: (label, model, k) triples, k = how many top layers. One row per layer of each
+    top-k subnetwork (`all_layers`; multi-channel outputs as their top singular map, min-max scaled),
+    or its final output only; `show` maps outputs to displayable [0, 1] images."""
+    from . import metrics
+    rows, labels = [show(x)], ["input"]
+    for label, model, k in nets:
+        acts = metrics.layer_activations(metrics.upper_subnetwork(model, k), x)
+        for i, a in enumerate(acts if all_layers else acts[-1:]):
+            last = i == len(acts) - 1 or not all_layers
+            rows.append(show(a) if a.shape[1] == 1 and last else unit_range(metrics.top_singular_map(a)))
+            n_layers = len(metrics.layer_modules(model))
+            layer = n_layers - k + 1 + (i if all_layers else k - 1)
+            labels.append(f"{label}: layer {layer}/{n_layers}" if all_layers else label)
+    return image_grid(rows, row_labels=labels, col_labels=col_labels, title=title, scale=scale)
 
 
 # ---------------------------------------------------------------- paper 2: attractors
@@ -90,3 +202,97 @@ def savefig(fig, path) -> Path:
 
 
 # ---------------------------------------------------------------- paper 4: rho dynamics
+# `runs` below is {initial norm: records} with records as memlib.rho.RhoRecorder writes them
+# (None for a diverged run, skipped).
+
+def init_label(norm: float) -> str:
+    return f"init norm {norm:g}"
+
+
+def rho_curves(ax, runs: dict, key: str, *, logy: bool = False, ylabel: str | None = None, style: str = "-",
+               legend: bool = True):
+    """One recorded series against the epoch per initial norm (colour C0, C1, ... by position)."""
+    for i, (norm, r) in enumerate(runs.items()):
+        if r is not None:
+            ax.plot(r["epoch"], r[key], style, color=f"C{i}", label=init_label(norm), lw=1.2)
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(ylabel or key)
+    if logy:
+        ax.set_yscale("log")
+    if legend:
+        ax.legend(fontsize=8)
+
+
+def zoom_row(axes, epochs, curves: dict, *, windows=(0.02, 0.2, 1.0), ylabel: str = ""):
+    """Paper 4's zoomed panels (Fig 2/3/6/10): the same curves over growing epoch windows (fractions
+    of training), each panel marking the previous panel's domain and range with a dashed rectangle.
+
+    `curves`: {label: (series, plot kwargs)} sharing `epochs`; the first label goes into the legend.
+    """
+    from matplotlib.patches import Rectangle
+    epochs = np.asarray(epochs, dtype=float)
+    prev = None
+    for k, (ax, frac) in enumerate(zip(axes, windows)):
+        keep = np.arange(len(epochs)) < max(2, int(np.ceil(frac * len(epochs))))   # >= 2 points each
+        end = epochs[keep][-1]
+        lo, hi = np.inf, -np.inf
+        for name, (series, kw) in curves.items():
+            s = np.asarray(series, dtype=float)
+            ax.plot(epochs[keep], s[keep], label=name, **{"lw": 1.2, **kw})
+            finite = s[keep][np.isfinite(s[keep])]
+            if finite.size:
+                lo, hi = min(lo, finite.min()), max(hi, finite.max())
+        pad = 0.05 * (hi - lo) if hi > lo else 0.05 * abs(hi) + 1e-12
+        ax.set_xlim(epochs[0], end)
+        ax.set_ylim(lo - pad, hi + pad)
+        if prev is not None:
+            (x0, x1), (y0, y1) = prev
+            ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, ls="--", lw=0.9, color="gray"))
+        prev = (ax.get_xlim(), ax.get_ylim())
+        ax.set_title(f"first {frac:.0%} of training" if frac < 1 else "all of training", fontsize=8)
+        ax.set_xlabel("epoch")
+    axes[0].set_ylabel(ylabel)
+    axes[-1].legend(fontsize=7)
+
+
+def sorted_margins(ax, records, *, title: str, n_snapshots: int = 5):
+    """All training margins y_n f_n, sorted, at a few snapshot epochs (darker = earlier) and at the end.
+
+    At an exactly interpolating solution every margin is 1/rho_eq: the curve would be horizontal."""
+    snaps, epochs = records["snapshots"], records["snapshot_epochs"]
+    pick = sorted(set(np.linspace(0, len(snaps) - 1, n_snapshots).astype(int)))
+    for j, k in enumerate(pick):
+        ax.plot(np.sort(snaps[k]), color=plt.cm.viridis(j / max(1, len(pick) - 1)), lw=1.2,
+                label=f"epoch {epochs[k]:.0f}")
+    ax.plot(np.sort(records["last_margins"]), "k--", lw=1.2, label=f"end (epoch {records['epoch'][-1]:.0f})")
+    ax.axhline(0, color="gray", lw=0.5)
+    ax.set_xlabel("training samples, sorted")
+    ax.set_ylabel("margin y_n f_n")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+
+
+def abs_f_histograms(ax, records, *, bins: int = 40, ylabel: str = "|f_n|"):
+    """Paper 4, Fig 8: histogram of |f_n| (the normalized outputs) at every margin snapshot, as an
+    image: x = epoch, y = |f_n|, brightness = number of training samples (log scale)."""
+    f_abs = np.abs(np.asarray(records["snapshots"], dtype=float))           # (snapshots, N)
+    edges = np.linspace(0, f_abs.max() * 1.02 + 1e-12, bins + 1)
+    counts = np.stack([np.histogram(row, edges)[0] for row in f_abs], 1)    # (bins, snapshots)
+    ep = np.asarray(records["snapshot_epochs"], dtype=float)
+    im = ax.pcolormesh(np.append(ep, ep[-1] + (ep[-1] - ep[-2] if len(ep) > 1 else 1)), edges,
+                       np.log1p(counts), cmap="magma", shading="flat")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel(ylabel)
+    return im
+
+
+def seed_band(ax, epochs, series_list, *, label: str, color: str, logy: bool = False):
+    """Mean over seeds as a line, min..max over seeds shaded; `series_list` one series per seed."""
+    n = min(len(s) for s in series_list)
+    a = np.asarray([np.asarray(s[:n], dtype=float) for s in series_list])  # (seeds, epochs)
+    x = np.asarray(epochs[:n], dtype=float)
+    ax.plot(x, a.mean(0), color=color, lw=1.3, label=f"{label} ({len(a)} seeds)")
+    ax.fill_between(x, a.min(0), a.max(0), color=color, alpha=0.25, lw=0)
+    ax.set_xlabel("epoch")
+    if logy:
+        ax.set_yscale("log")

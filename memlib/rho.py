@@ -232,24 +232,45 @@ class RhoRecorder:
 
 # ---------------------------------------------------------------- training runs and their summaries
 
-def train_classifier(x, y, *, init_norm: float, epochs: int, lr: float,
-                     weight_decay: float = 0.0, momentum: float = 0.9,  # paper 4, Fig 1: momentum 0.9
-                     batch_size: int = 128,  # paper 4, Fig 1: batch size 128
-                     seed: int = 0, x_test=None, y_test=None, desc=None, **classifier_kwargs):
-    """Train `models.classifier(x.shape[1:], init_norm=..., **classifier_kwargs)` with the square
-    loss on targets y (N, 1) in {-1, +1} through `fit_cached`, recording paper 4's quantities every
-    epoch. Returns (model, records), or (None, None) if training diverged (reported, not raised)."""
+def classifier_run(x, y, *, init_norm: float, epochs: int, lr: float,
+                   weight_decay: float = 0.0, momentum: float = 0.9,  # paper 4, Fig 1: momentum 0.9
+                   batch_size: int = 128,  # paper 4, Fig 1: batch size 128
+                   x_test=None, y_test=None, **classifier_kwargs) -> tuple:
+    """(build, fit_kwargs) of one paper-4 training run: what `train_classifier` hands to
+    `fit_cached`, and what `widgets.status_line` needs to say whether the run is cached."""
     build = functools.partial(models.classifier, tuple(x.shape[1:]), init_norm=init_norm, **classifier_kwargs)
     steps_per_epoch = math.ceil(len(x) / min(batch_size, len(x)))
     recorder = RhoRecorder(x, y, weight_decay=weight_decay, x_test=x_test, y_test=y_test)
+    return build, dict(steps=epochs * steps_per_epoch, lr=lr, momentum=momentum, weight_decay=weight_decay,
+                       batch_size=batch_size, log_every=steps_per_epoch, callbacks=[recorder])
+
+
+def train_classifier(x, y, *, init_norm: float, epochs: int, lr: float, seed: int = 0, desc=None,
+                     **kwargs):
+    """Train `models.classifier(x.shape[1:], init_norm=..., **classifier_kwargs)` with the square
+    loss on targets y (N, 1) in {-1, +1} through `fit_cached`, recording paper 4's quantities every
+    epoch (keywords as `classifier_run`). Returns (model, records), or (None, None) if training
+    diverged (reported, not raised)."""
+    build, fit_kwargs = classifier_run(x, y, init_norm=init_norm, epochs=epochs, lr=lr, **kwargs)
     try:
-        model, hist = fit_cached(build, x, y, seed=seed, steps=epochs * steps_per_epoch, lr=lr,
-                                 momentum=momentum, weight_decay=weight_decay, batch_size=batch_size,
-                                 log_every=steps_per_epoch, callbacks=[recorder], desc=desc)
+        model, hist = fit_cached(build, x, y, seed=seed, desc=desc, **fit_kwargs)
     except TrainingDiverged as e:
         print(f"{desc or 'run'}: {e}")
         return None, None
     return model, hist.records
+
+
+def train_seed_band(x, y, *, seeds, desc=None, **kwargs) -> list:
+    """Records of `train_classifier(x, y, seed=s, **kwargs)` for each seed (diverged runs left out).
+
+    BatchNorm nets with minibatches and a recorder cannot take fit's batched many-model path, so the
+    seeds train one after the other (each cached on its own)."""
+    out = []
+    for s in seeds:
+        _, rec = train_classifier(x, y, seed=s, desc=f"{desc or 'run'}, seed {s}", **kwargs)
+        if rec is not None:
+            out.append(rec)
+    return out
 
 
 def tail_mean(series, frac: float = 0.1) -> float:
@@ -268,3 +289,72 @@ def rise_before_equilibrium(rho_series, rho_eq_series) -> tuple[float, int | Non
         if r_eq > 0 and r >= r_eq:
             return drop, i
     return drop, None
+
+
+def _ratio(a: float, b: float) -> float:
+    return a / b if b != 0 else float("nan")     # a dead network (all f_n = 0) has no margins
+
+
+def margin_cv(records) -> list[float]:
+    """Spread of the training margins per epoch: std / mean of y_n f_n (0 at exact interpolation)."""
+    return [_ratio(s, m) for s, m in zip(records["margin_std"], records["margin_mean"])]
+
+
+def first_separable(records) -> int | None:
+    """Index of the first recorded epoch with every training sample classified correctly, or None."""
+    return next((i for i, a in enumerate(records["acc"]) if a >= 1.0), None)
+
+
+def end_metrics(records) -> dict:
+    """End-of-training numbers of one run (noisy series averaged over the last 10 % of epochs):
+    rho (BN reading), eq. 5's rho_eq, their relative gap, margin mean and spread, accuracies, loss."""
+    rho_end, rho_eq_end = tail_mean(records["rho_bn"]), tail_mean(records["rho_eq"])
+    out = dict(rho_end=rho_end, rho_eq_end=rho_eq_end,
+               eq5_rel_err=_ratio(abs(rho_end - rho_eq_end), abs(rho_eq_end)),
+               margin_mean_end=tail_mean(records["margin_mean"]), margin_cv_end=tail_mean(margin_cv(records)),
+               train_acc_end=records["acc"][-1], loss_end=tail_mean(records["loss"]))
+    if "test_acc" in records:
+        out["test_acc_end"] = records["test_acc"][-1]
+    if "nc1" in records:
+        out["nc1_end"] = tail_mean(records["nc1"])
+    return out
+
+
+def end_over_separable(records, key: str) -> float:
+    """Series `key` ("margin_cv" or a recorded one) at the end (last 10 % averaged) divided by its value
+    at the first epoch with all samples separated (terminal phase of training begins, Papyan et al.);
+    inf if the run never separates the training set."""
+    series = margin_cv(records) if key == "margin_cv" else records[key]
+    i = first_separable(records)
+    return float("inf") if i is None else _ratio(tail_mean(series), series[i])
+
+
+def init_spread(runs: dict) -> float:
+    """max / min of the final rho (BN reading) over runs {init_norm: records} (None entries skipped)."""
+    ends = [tail_mean(r["rho_bn"]) for r in runs.values() if r is not None]
+    return max(ends) / min(ends) if ends and min(ends) > 0 else float("nan")
+
+
+def margin_small_over_large(runs: dict) -> float:
+    """Final mean margin of the smallest initial norm over that of the largest (runs {norm: records});
+    nan when the large-initialization run never reached a positive mean margin."""
+    ok = [n for n, r in runs.items() if r is not None]
+    small, large = (tail_mean(runs[n]["margin_mean"]) for n in (min(ok), max(ok)))
+    return small / large if large > 0 else float("nan")
+
+
+def run_metrics(tag: str, runs: dict) -> dict:
+    """Flat metrics of a figure group {init_norm: records}: `end_metrics` of each run as
+    "<tag>.norm<norm>.<name>" (a diverged run logs "<tag>.norm<norm>.diverged" = 1) and the worst
+    eq. 5 gap over the group, "<tag>.eq5_max_rel_err"."""
+    out, gaps = {}, []
+    for norm, r in runs.items():
+        if r is None:
+            out[f"{tag}.norm{norm:g}.diverged"] = 1.0
+            continue
+        end = end_metrics(r)
+        out.update({f"{tag}.norm{norm:g}.{k}": float(v) for k, v in end.items()})
+        gaps.append(end["eq5_rel_err"])
+    if gaps:
+        out[f"{tag}.eq5_max_rel_err"] = max(gaps)
+    return out

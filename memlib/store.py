@@ -25,6 +25,7 @@ from . import claims as _claims
 from .models import initialize_
 from .plot import savefig
 from .runtime import MemlibError, PROFILES, check_choice, get_device, pick, seed_everything, set_device
+from .ensemble import fit_many
 from .train import History, fit
 
 CACHE_VERSION = 1  # bump when a change to the training code invalidates cached models
@@ -177,7 +178,7 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
         out[seed] = (model.to(get_device()).eval(), History.from_dict(value["history"]))
     if todo:
         cache.misses += len(todo)
-        hists = fit([m for _, _, m in todo], x, target, **fit_kwargs)
+        hists = fit_many([m for _, _, m in todo], x, target, seeds=[s for s, _, _ in todo], **fit_kwargs)
         for (seed, config, model), hist in zip(todo, hists):
             cache.save(config, _entry(model, hist))
             out[seed] = (model.eval(), hist)

@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 from tqdm.auto import tqdm
 
+from .cuda_graph import GraphedStep, graph_blocker
 from .runtime import MemlibError, check_choice, get_device
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
@@ -90,13 +91,23 @@ def scheduled_lr(opt, lr: float, factor, step: int, steps: int, current: float) 
     return new
 
 
-def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weight_decay: float = 0.0):
+def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weight_decay: float = 0.0,
+                   capturable: bool = False):
+    """The optimizer `name` over `params` (`capturable`: a step that a CUDA graph can capture)."""
     check_choice(name, OPTIMIZERS, "optimizer")
     if name == "sgd":
         return torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
-    cls = {"adam": torch.optim.Adam, "adagrad": torch.optim.Adagrad, "rmsprop": torch.optim.RMSprop,
-           "adamax": torch.optim.Adamax}[name]
+    if name == "adam":
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, capturable=capturable)
+    cls = {"adagrad": torch.optim.Adagrad, "rmsprop": torch.optim.RMSprop, "adamax": torch.optim.Adamax}[name]
     return cls(params, lr=lr, weight_decay=weight_decay)
+
+
+def diverged(v: float, step: int, last_read: int, steps: int, optimizer: str, lr: float, who: str = "") -> TrainingDiverged:
+    """The error for a non-finite loss first seen at `step` (the loss was last read, finite, at `last_read`)."""
+    where = f"at step {step}" if step - last_read <= 1 else f"between steps {last_read + 1} and {step}"
+    return TrainingDiverged(f"training diverged: {who}the loss became {v} {where} of {steps} "
+                            f"(optimizer={optimizer}, lr={lr:g}); lower the learning rate")
 
 
 def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = None, *,
@@ -105,25 +116,28 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
         batch_size: int | None = None, loss: str | Callable = "mse",
         until_loss: float | None = None, callbacks=(), progress: bool = True,
         parameters=None, log_every: int | None = None, seed: int = 0,
-        clip_grad_norm: float | None = None, desc: str | None = None) -> History:
+        clip_grad_norm: float | None = None, desc: str | None = None, cuda_graph: bool = True) -> History:
     """Train `model` in place to map `x` (N, ...) to `target` (N, ...); `target=None` autoencodes x.
 
-    `model` may be a list of same-architecture models: they are trained as one computation
-    (memlib.ensemble.fit_many) and a list of Histories is returned.
+    `model` may be a list of same-architecture models: they are trained as one computation where
+    that is faster (memlib.ensemble.fit_many) and a list of Histories is returned.
 
     `parameters`: names of the parameters to train (the rest stay fixed), e.g. paper 1's
     bottom-layer-only two-layer net; None trains all. `batch_size=None` is full-batch; otherwise
     minibatches are drawn without replacement each epoch from a generator seeded by `seed`.
     `clip_grad_norm` rescales the gradient to at most that norm (off by default: no paper clips).
+
+    The loss is read (a host synchronisation on a GPU) only at the `log_every` steps, where it is
+    logged and callbacks run, and every step when `until_loss` is set. On a CUDA device the
+    steps in between replay one captured CUDA graph (memlib.cuda_graph) unless `cuda_graph=False`.
     """
     if isinstance(model, (list, tuple)):   # several same-architecture models: trained as one
         from .ensemble import fit_many
-        if batch_size is not None or parameters is not None or callbacks:
-            raise MemlibError("fit on a list of models supports full-batch training of all parameters "
-                              "without callbacks; train such runs one model at a time")
         return fit_many(list(model), x, target, steps=steps, lr=lr, optimizer=optimizer, momentum=momentum,
-                        weight_decay=weight_decay, schedule=schedule, loss=loss, until_loss=until_loss,
-                        clip_grad_norm=clip_grad_norm, log_every=log_every, progress=progress, desc=desc)
+                        weight_decay=weight_decay, schedule=schedule, batch_size=batch_size, loss=loss,
+                        until_loss=until_loss, callbacks=callbacks, progress=progress, parameters=parameters,
+                        log_every=log_every, seed=seed, clip_grad_norm=clip_grad_norm, desc=desc,
+                        cuda_graph=cuda_graph)
     if steps < 0:
         raise MemlibError(f"steps must be >= 0, got {steps}")
     factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
@@ -144,44 +158,71 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
     saved_flags = [p.requires_grad for p in frozen]
     for p in frozen:
         p.requires_grad_(False)
-    opt = make_optimizer(trained, optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay)
 
     n = len(x)
     bs = n if batch_size is None else min(batch_size, n)
     steps_per_epoch = math.ceil(n / bs)
+    blocker = graph_blocker(device, optimizer=optimizer, static_shapes=n % bs == 0, until_loss=until_loss)
+    use_graph = cuda_graph and blocker is None
+    opt = make_optimizer(trained, optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay,
+                         capturable=use_graph)
     gen = torch.Generator().manual_seed(seed)
     order = None
+    idx = torch.arange(bs, device=device)          # (bs,) the current minibatch's rows (static for graphs)
     log_every = log_every or max(1, steps // 200)
-    sync_every = 1 if device.type == "cpu" else log_every   # no host sync per step on a GPU
+
+    def batch():
+        return (x, target) if bs == n else (x[idx], target[idx])
+
+    def update(value):                             # backward and optimizer step for this step's loss
+        value.backward()
+        if clip_grad_norm is not None:
+            torch.nn.utils.clip_grad_norm_(trained, clip_grad_norm)
+        opt.step()
+
+    def whole_step():                              # forward + update; the loss before the update
+        opt.zero_grad(set_to_none=True)
+        xb, tb = batch()
+        value = loss_fn(model(xb), tb)
+        update(value)
+        return value
+
+    graphed = GraphedStep(whole_step, enabled=use_graph)
     hist = History()
     bar = tqdm(total=steps, desc=desc or "fit", leave=False, disable=not progress, mininterval=0.5)
     model.train()
     start = time.perf_counter()
-    current_lr = lr
+    current_lr, last_read = lr, 0
     try:
         for step in range(steps + 1):
-            if bs == n:
-                xb, tb = x, target
-            else:
+            if bs != n:
                 k = step % steps_per_epoch
                 if k == 0:
                     order = torch.randperm(n, generator=gen).to(device)
-                idx = order[k * bs:(k + 1) * bs]
-                xb, tb = x[idx], target[idx]
-            current_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
+                rows = order[k * bs:(k + 1) * bs]
+                if use_graph:
+                    idx.copy_(rows)                # in place: the captured graph reads this tensor
+                else:
+                    idx = rows
+            new_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
+            if new_lr != current_lr:
+                graphed.invalidate()               # the learning rate is baked into a captured graph
+            current_lr = new_lr
+            logged = step % log_every == 0 or step == steps
+            if not (logged or until_loss is not None):
+                graphed()                          # forward, backward, step: no host synchronisation
+                bar.update(1)
+                continue
+            opt.zero_grad(set_to_none=True)
+            xb, tb = batch()
             with torch.set_grad_enabled(step < steps):
                 value = loss_fn(model(xb), tb)
-            logged = step % log_every == 0 or step == steps
-            if logged or step % sync_every == 0:
-                v = value.item()
-                if not math.isfinite(v):
-                    first = step if sync_every == 1 else max(0, step - sync_every + 1)
-                    where = f"step {step}" if sync_every == 1 else f"steps {first}..{step}"
-                    raise TrainingDiverged(
-                        f"training diverged: the loss became {v} at {where} of {steps} "
-                        f"(optimizer={optimizer}, lr={current_lr:g}); lower the learning rate")
-                if until_loss is not None and v < until_loss:
-                    logged = True
+            v = value.item()
+            if not math.isfinite(v):
+                raise diverged(v, step, last_read, steps, optimizer, current_lr)
+            last_read = step
+            if until_loss is not None and v < until_loss:
+                logged = True
             if logged:
                 hist.steps.append(step)
                 hist.loss.append(v)
@@ -194,11 +235,7 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
                     break
             if step == steps:
                 break
-            opt.zero_grad(set_to_none=True)
-            value.backward()
-            if clip_grad_norm is not None:
-                torch.nn.utils.clip_grad_norm_(trained, clip_grad_norm)
-            opt.step()
+            update(value)
             bar.update(1)
     finally:
         bar.close()

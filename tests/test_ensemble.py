@@ -4,17 +4,17 @@ import functools
 import pytest
 import torch
 
-from memlib import models
-from memlib.ensemble import clip_per_model_, fit_many
+from memlib import ensemble, models
+from memlib.ensemble import choose_strategy, clip_per_model_, fit_many
 from memlib.store import build_model
 from memlib.train import fit
 
 
-def _serial_and_batched(build, x, seeds, **kw):
+def _serial_and_batched(build, x, seeds, strategy="batched", **kw):
     serial = [build_model(build, seed=s) for s in seeds]
     hist_serial = [fit(m, x, progress=False, **kw) for m in serial]
     batched = [build_model(build, seed=s) for s in seeds]
-    hist_batched = fit_many(batched, x, progress=False, **kw)
+    hist_batched = fit_many(batched, x, progress=False, strategy=strategy, **kw)
     return serial, batched, hist_serial, hist_batched
 
 
@@ -55,13 +55,60 @@ def test_per_model_clipping_equals_torch_clipping():
             torch.testing.assert_close(p.grad[i], r.grad)
 
 
-def test_refuses_mixed_architectures_and_batchnorm():
-    with pytest.raises(ValueError, match="one architecture"):
-        fit_many([models.convnet(2, channels=3), models.convnet(2, channels=4)], torch.randn(1, 1, 5, 5),
-                 steps=1, lr=0.1)
-    bn = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
-    with pytest.raises(ValueError, match="BatchNorm"):
-        fit_many([bn], torch.randn(4, 3), steps=1, lr=0.1)
+def test_until_loss_stops_each_model_where_its_own_fit_would():
+    build = functools.partial(models.fcn, 8, 0, bias=False)
+    x = torch.randn(1, 8)
+    serial, batched, hs, hb = _serial_and_batched(build, x, [0, 1, 2], steps=2000, lr=0.05, until_loss=1e-4)
+    stops = [h.stopped_at for h in hs]
+    assert all(s is not None for s in stops) and len(set(stops)) > 1    # they stop at different steps
+    assert [h.stopped_at for h in hb] == stops
+    for a, b in zip(serial, batched):
+        for p, q in zip(a.parameters(), b.parameters()):
+            torch.testing.assert_close(q, p, rtol=1e-5, atol=1e-6)
+    for a, b in zip(hs, hb):
+        assert a.steps == b.steps
+
+
+def _bn_net():
+    return torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
+
+
+def test_what_cannot_be_stacked_is_trained_serially_with_its_reason():
+    x = torch.randn(8, 3)
+    with pytest.warns(UserWarning, match="BatchNorm"):
+        hb = fit_many([build_model(_bn_net, seed=s) for s in (0, 1)], x, steps=5, lr=0.1, progress=False,
+                      seeds=[0, 1])
+    hs = [fit(build_model(_bn_net, seed=s), x, steps=5, lr=0.1, progress=False, seed=s) for s in (0, 1)]
+    assert [h.loss for h in hb] == [h.loss for h in hs]
+    assert choose_strategy([_bn_net()])[0] == "serial"
+    assert choose_strategy([models.convnet(2, channels=3)] * 2, batch_size=4) == (
+        "serial", "minibatch orders are per-model (seeded by each model's seed)")
+    assert choose_strategy([models.convnet(2, channels=3), models.convnet(2, channels=4)])[1] == \
+        "the models differ in architecture"
+    with pytest.raises(ValueError, match="cannot be trained batched: BatchNorm"):
+        fit_many([_bn_net(), _bn_net()], x, steps=1, lr=0.1, strategy="batched")
+    with pytest.raises(ValueError, match="strategy"):
+        fit_many([_bn_net()], x, steps=1, lr=0.1, strategy="fast")
+
+
+def test_auto_strategy_trains_big_models_serially(monkeypatch):
+    small, big = [models.convnet(2, channels=3)] * 2, [models.fcn(64, 1, width=64)] * 2
+    monkeypatch.setitem(ensemble.BATCHED_MAX_PARAMS, "cpu", 1000)
+    assert choose_strategy(small) == ("batched", None) and choose_strategy(big) == ("serial", None)
+    assert choose_strategy(big, "batched") == ("batched", None)
+
+
+def test_seed_band_cache_matches_single_fits_with_minibatches():
+    from memlib.store import fit_cached, fit_cached_seeds
+    build = functools.partial(models.fcn, 4, 1, width=8)
+    x = torch.randn(10, 4)
+    band = fit_cached_seeds(build, x, seeds=[3, 4], steps=12, lr=0.05, batch_size=4, progress=False)
+    for s, (m, h) in zip([3, 4], band):
+        ref = build_model(build, seed=s)
+        hr = fit(ref, x, steps=12, lr=0.05, batch_size=4, seed=s, progress=False)
+        assert h.loss == hr.loss
+        m2, h2 = fit_cached(build, x, seed=s, steps=12, lr=0.05, batch_size=4, progress=False)
+        assert h2.loss == h.loss   # the band's entries are fit_cached's entries
 
 
 def test_bench_writes_its_table(tmp_path):

@@ -134,3 +134,19 @@ def test_binary_task_and_recorder_in_fit():
     np.testing.assert_allclose(r["last_margins"], R.margins(net, x, y).numpy(), rtol=1e-5)
     with pytest.raises(Exception, match="not both present"):
         R.binary_task(x_all, lab, classes=(0, 7))
+
+
+def test_run_summaries_on_hand_made_records():
+    rec = {"acc": [0.5, 1.0, 1.0, 1.0], "margin_mean": [0.1, 0.2, 0.4, 0.4], "margin_std": [0.1, 0.2, 0.1, 0.1],
+           "rho_bn": [1.0, 2.0, 3.0, 4.0], "rho_eq": [2.0, 2.0, 5.0, 5.0], "loss": [1, 1, 1, 0.5],
+           "nc1": [1.0, 0.8, 0.3, 0.2]}
+    assert R.margin_cv(rec) == [1.0, 1.0, 0.25, 0.25]
+    assert R.first_separable(rec) == 1 and R.first_separable({"acc": [0.9]}) is None
+    end = R.end_metrics(rec)                                             # last 10 % of 4 entries: the last one
+    assert end["rho_end"] == 4.0 and end["eq5_rel_err"] == pytest.approx(0.2) and end["nc1_end"] == 0.2
+    assert R.end_over_separable(rec, "margin_cv") == pytest.approx(0.25)
+    assert R.end_over_separable(rec, "nc1") == pytest.approx(0.25)
+    assert R.end_over_separable({**rec, "acc": [0.5] * 4}, "nc1") == float("inf")
+    runs = {0.1: rec, 5.0: {**rec, "rho_bn": [8.0], "margin_mean": [0.1]}, 9.0: None}
+    assert R.init_spread(runs) == pytest.approx(2.0)
+    assert R.margin_small_over_large({0.1: rec, 5.0: {**rec, "margin_mean": [0.1]}}) == pytest.approx(4.0)

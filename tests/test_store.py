@@ -84,9 +84,9 @@ def test_seed_band_trains_misses_together_and_shares_fit_cacheds_keys(tmp_path, 
     kw = dict(steps=15, lr=0.01, momentum=0.9, progress=False)
     single, _ = store.fit_cached(build, x, seed=1, cache=cache, **kw)       # seed 1 is now cached
     calls = []
-    real_fit = train.fit
-    monkeypatch.setattr(store, "fit", lambda m, *a, **k: calls.append(len(m) if isinstance(m, list) else 1)
-                        or real_fit(m, *a, **k))
+    real_fit, real_fit_many = train.fit, store.fit_many
+    monkeypatch.setattr(store, "fit", lambda m, *a, **k: calls.append(1) or real_fit(m, *a, **k))
+    monkeypatch.setattr(store, "fit_many", lambda m, *a, **k: calls.append(len(m)) or real_fit_many(m, *a, **k))
     band = store.fit_cached_seeds(build, x, seeds=[0, 1, 2], cache=cache, **kw)
     assert calls == [2]                                                      # seeds 0 and 2, in one call
     assert all(torch.equal(a, b) for a, b in zip(band[1][0].state_dict().values(), single.state_dict().values()))

@@ -102,6 +102,7 @@ def test_models_shapes_and_inits():
     assert len(models.weight_layers(net)) == 4 and net[0].padding == (2, 2) and net[0].kernel_size == (5, 5)
     for scheme in models.INIT_SCHEMES:
         models.initialize_(net, scheme, value=0.01)
+    models.initialize_(net, "constant", value=0.01)
     assert torch.all(net[0].weight == 0.01)
     models.initialize_(net, "kaiming_normal")
     fan_in = 8 * 25
