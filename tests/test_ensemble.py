@@ -93,7 +93,9 @@ def test_what_cannot_be_stacked_is_trained_serially_with_its_reason():
 
 def test_auto_strategy_trains_big_models_serially(monkeypatch):
     small, big = [models.convnet(2, channels=3)] * 2, [models.fcn(64, 1, width=64)] * 2
-    monkeypatch.setitem(ensemble.BATCHED_MAX_PARAMS, "cpu", 1000)
+    wide_fcn = [models.fcn(784, 3, width=2048)] * 2                      # the bench's fcn3x2048
+    assert choose_strategy(wide_fcn) == ("serial", None) and choose_strategy(small) == ("batched", None)
+    monkeypatch.setitem(ensemble.BATCHED_LIMITS, "cpu", dict(params=1000, linear_params=1000))
     assert choose_strategy(small) == ("batched", None) and choose_strategy(big) == ("serial", None)
     assert choose_strategy(big, "batched") == ("batched", None)
 
