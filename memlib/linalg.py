@@ -182,3 +182,25 @@ def narrowest_layer(model: torch.nn.Module, input_shape) -> int:
         h = layer(h)
         sizes.append(h.numel())
     return min(sizes)
+
+
+def span_residual(v, x) -> torch.Tensor:
+    """Relative distance of each image `v` (k, ...) from span X of images `x` (N, ...): (k,) in [0, 1].
+
+    Complex `v` counts both its real and imaginary parts (paper 3, Sec. 4.2: both are images)."""
+    X = torch.as_tensor(x).reshape(len(x), -1).double().T                       # (d, N)
+    v = torch.as_tensor(v)
+    parts = [v.real, v.imag] if v.is_complex() else [v]
+    V = torch.stack([p.reshape(len(v), -1).double() for p in parts], 1)          # (k, parts, d)
+    flat = V.reshape(-1, X.shape[0]).T                                          # (d, k * parts)
+    resid = (flat - X @ torch.linalg.lstsq(X, flat).solution).T.reshape(V.shape)
+    return resid.flatten(1).norm(dim=1) / V.flatten(1).norm(dim=1).clamp_min(1e-300)
+
+
+def stored_images(vals, imgs, x, *, value_tol: float = 0.05, resid_tol: float = 0.1) -> int:
+    """How many eigenpairs store training images: |lambda - 1| < `value_tol` and eigenvector within
+    `resid_tol` (relative) of span X (paper 3, Conjecture (a) / Sec. 5)."""
+    near = (torch.as_tensor(vals) - 1).abs() < value_tol
+    if not bool(near.any()):
+        return 0
+    return int((span_residual(imgs[near], x) < resid_tol).sum())

@@ -61,12 +61,39 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
 
 
 # ---------------------------------------------------------------- paper 1: identity vs constant
-# -- worker A (FCNs, heatmaps, several examples)
+# -- worker A (FCNs, heatmaps, several examples)   (seed bands: band_scores in worker B's section)
+
+def band_summary(per_model: list) -> dict:
+    """Mean and spread of a seed band's score dicts (one dict of floats per model, same keys):
+    {key: mean, key + "_std": population std}, the convention of `band_scores`."""
+    if not per_model:
+        raise ValueError("band_summary needs at least one score dict")
+    out = {}
+    for k in per_model[0]:
+        v = torch.tensor([p[k] for p in per_model], dtype=torch.float64)
+        out[k] = v.mean().item()
+        out[f"{k}_std"] = v.std(unbiased=False).item()
+    return out
+
+
+@torch.no_grad()
+def multi_example_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
+    """Paper 1, App. J (Fig 1, 34-36): with several training examples (M, ...) the constant map is
+    no longer defined; memorization shows as predictions that look like *some* training example.
+
+    Returns the mean over probes of the correlation to the probe ("corr_identity") and of the
+    largest correlation to any training example ("corr_nearest_train")."""
+    out = predict(model, probes).reshape(len(probes), -1)                        # (N, d)
+
+    def unit_centred(v):                                                         # (K, d) -> (K, d)
+        v = v.double() - v.double().mean(1, keepdim=True)
+        return v / v.norm(dim=1, keepdim=True).clamp_min(1e-300)                 # a constant row stays 0
+    train = unit_centred(x_train.reshape(len(x_train), -1).cpu())                # (M, d)
+    nearest = torch.cat([(unit_centred(out) @ train[i:i + 4096].T).max(1, keepdim=True).values
+                         for i in range(0, len(train), 4096)], 1).max(1).values  # (N,)
+    return {"corr_identity": correlation(out, probes).mean().item(), "corr_nearest_train": nearest.mean().item()}
 
 # -- worker B (ConvNet sweeps)
-
-SCORE_NAMES = ("corr_identity", "corr_constant", "mse_identity", "mse_constant")
-
 
 @torch.no_grad()
 def band_scores(models, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
@@ -78,13 +105,7 @@ def band_scores(models, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
     models = list(models)
     if not models:
         raise ValueError("band_scores needs at least one model")
-    per = [identity_constant_scores(m, probes, x_train) for m in models]
-    out = {}
-    for name in SCORE_NAMES:
-        v = torch.tensor([p[name] for p in per], dtype=torch.float64)
-        out[name] = v.mean().item()
-        out[f"{name}_std"] = v.std(unbiased=False).item()
-    return out
+    return band_summary([identity_constant_scores(m, probes, x_train) for m in models])
 
 # -- worker C (inside the ConvNets)
 # A "layer" is a weight layer (Conv/Linear) together with the activation that follows it; its output
@@ -271,6 +292,59 @@ def upper_subnetwork(model: torch.nn.Sequential, layers: int) -> torch.nn.Sequen
 
 
 # ---------------------------------------------------------------- paper 3: downsampling
+
+@torch.no_grad()
+def point_map_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor, *,
+                     signed: bool = False) -> torch.Tensor:
+    """Per-probe |correlation| (N,) of `model(probe)` with `model(x_train[0])`.
+
+    Paper 3, Sec. 2: a point map sends every input y to C_X(x0), a fixed element of span C_X(X);
+    a score of 1 for every probe means a point map (up to sign for a linear net without biases;
+    `signed=True` keeps the sign, for nonlinear nets)."""
+    ref = predict(model, x_train[:1])
+    r = correlation(predict(model, probes), ref)
+    return r if signed else r.abs()
+
+
+@torch.no_grad()
+def predict_each_batchnorm(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """Outputs (N, ...) of a BatchNorm net used as in training on one image: each input alone, in
+    train mode (normalized by its own statistics), on a copy so running statistics stay untouched."""
+    import copy
+    net = copy.deepcopy(model).train()
+    dev = next(net.parameters()).device
+    return torch.cat([net(xi[None].to(dev)).cpu() for xi in x])
+
+
+def nearest_train_scores(outputs: torch.Tensor, x_train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """For each output (N, ...): its highest correlation with any training image and that image's
+    index (paper 3, Fig 8: every output is one of the training images)."""
+    corr = torch.stack([correlation(outputs, xt[None]) for xt in x_train], 1)    # (N, n_train)
+    best, idx = corr.max(1)
+    return best, idx
+
+
+def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float = 0.05,
+                   near_tol: float = 0.1, value_tol: float = 0.05, resid_tol: float = 0.1) -> dict:
+    """Paper 3's Conjecture measured on a trained linear net and its training set `x` (N, c, s, s).
+
+    Returns the operator `A` (d, d), eigenvalues `vals` and eigenvector images `imgs` (sorted by
+    magnitude), `span` = dim span X, `r_min` (narrowest representation), `rank` (singular values above
+    `rank_rtol` of the largest), `near1` (eigenvalues with | |lambda| - 1 | < `near_tol`), `top_err`
+    (max |lambda_i - 1| over the top dim-span-X eigenvalues), `resid` (relative distance of those
+    eigenvectors from span X) and `stored` (eigenpairs with |lambda - 1| < `value_tol` whose
+    eigenvector lies within `resid_tol` of span X)."""
+    from . import linalg
+    shape = tuple(x.shape[1:])
+    A = linalg.operator_matrix(model, shape)
+    vals, imgs = linalg.eigenimages(A, shape)
+    k = linalg.span_dimension(x)
+    return dict(A=A, vals=vals, imgs=imgs, span=k, r_min=linalg.narrowest_layer(model, shape),
+                rank=linalg.numerical_rank(A, rtol=rank_rtol), near1=linalg.count_near(vals, tol=near_tol),
+                top_err=(vals[:k] - 1).abs().max().item(),
+                resid=linalg.span_residual(imgs[:k], x).max().item(),
+                stored=linalg.stored_images(vals, imgs, x, value_tol=value_tol, resid_tol=resid_tol))
+
 
 
 # ---------------------------------------------------------------- paper 4: rho dynamics

@@ -165,6 +165,54 @@ def two_layer_fixed_ae(in_features: int, width: int, *, std: float = 1.0) -> nn.
     return Flat(nn.Sequential(first, nn.ReLU(), second))
 
 
+class LinearConvAE(nn.Module):
+    """A stack of bias-free 3x3 convolutions (stride 1, zero padding 1) with no activations.
+
+    With `skip_every=k`, the input of every block of k convolutions whose channels match is added
+    to the block's output (paper 2, App. F: skip connections every 10 layers past 100 layers).
+    The network stays linear, so `linalg.operator_matrix` reads it as one matrix.
+    """
+
+    def __init__(self, convs: list, skip_every: int | None = None):
+        super().__init__()
+        self.convs = nn.ModuleList(convs)
+        self.skip_every = skip_every
+
+    def forward(self, x):
+        block_in = x
+        for i, conv in enumerate(self.convs):
+            x = conv(x)
+            if self.skip_every and (i + 1) % self.skip_every == 0 and x.shape == block_in.shape:
+                x = x + block_in
+                block_in = x
+            elif self.skip_every and (i + 1) % self.skip_every == 0:
+                block_in = x
+        return x
+
+
+def linear_conv_ae(layers: int, filters: int = 1, *,  # paper 2, Tables 1-2: 1 / 16 / 128 filters
+                   kernel: int = 3,  # paper 2, App. F: kernel 3, padding 1, stride 1
+                   in_channels: int = 1, init_std: float | None = None,
+                   skip_every: int | None = None) -> LinearConvAE:
+    """Paper 2, Theorem 4/5 and Tables 1-2: a linear convolutional autoencoder of `layers`
+    convolutions (`in_channels -> filters -> ... -> filters -> in_channels`; `layers=1` maps
+    `in_channels -> in_channels`), no biases, no activations.
+
+    `init_std`: every weight drawn from N(0, init_std^2 / c_in) ("initialized close to zero"; the
+    1 / c_in keeps nets with more filters equally close to zero); None keeps PyTorch's default.
+    `skip_every`: see `LinearConvAE`.
+    """
+    if layers < 1:
+        raise ValueError("a linear conv autoencoder needs at least one layer")
+    dims = [in_channels] + [filters] * (layers - 1) + [in_channels]
+    convs = [nn.Conv2d(a, b, kernel, stride=1, padding=kernel // 2, bias=False) for a, b in zip(dims[:-1], dims[1:])]
+    if init_std is not None:
+        with torch.no_grad():
+            for c in convs:
+                c.weight.normal_(0.0, init_std / math.sqrt(c.in_channels))
+    return LinearConvAE(convs, skip_every)
+
+
 
 # ---------------------------------------------------------------- paper 3: downsampling networks
 
@@ -257,6 +305,44 @@ def identity_init_ds_(model: nn.Sequential) -> nn.Sequential:
     for f, (r, c) in enumerate([(1, 1), (1, 0), (0, 1), (0, 0)]):
         convs[3].weight[f, f, r, c] = 1.0                      # step 5
     return model
+
+
+class UNet(nn.Module):
+    """Paper 3, Fig 1: the encoder-decoder of Ulyanov et al.'s deep image prior (used there for large
+    hole inpainting). Each level: conv stride 2 + BN + LeakyReLU, conv + BN + LeakyReLU; the decoder
+    upsamples x2 (nearest), concatenates the level's skip branch (1x1 conv to `skip` channels; none
+    when `skip=0`), conv + BN + LeakyReLU, 1x1 conv + BN + LeakyReLU; a 1x1 conv and a sigmoid output.
+    """
+
+    def __init__(self, *, levels: int = 5, channels: int = 128, skip: int = 4, in_channels: int = 3):
+        super().__init__()
+        def block(c_in, c_out, k=3, stride=1):
+            return [nn.Conv2d(c_in, c_out, k, stride, k // 2), nn.BatchNorm2d(c_out), nn.LeakyReLU(0.2)]
+        self.down, self.skips, self.up = nn.ModuleList(), nn.ModuleList(), nn.ModuleList()
+        c = in_channels
+        for _ in range(levels):
+            self.skips.append(nn.Sequential(*block(c, skip, 1)) if skip else nn.Identity())
+            self.down.append(nn.Sequential(*block(c, channels, 3, 2), *block(channels, channels)))
+            self.up.append(nn.Sequential(*block(channels + skip, channels), *block(channels, channels, 1)))
+            c = channels
+        self.skip = skip
+        self.out = nn.Sequential(nn.Conv2d(channels, in_channels, 1), nn.Sigmoid())
+
+    def forward(self, x):
+        saved = []
+        for down, sk in zip(self.down, self.skips):
+            saved.append(sk(x) if self.skip else None)
+            x = down(x)
+        for up, s in zip(reversed(self.up), reversed(saved)):
+            x = nn.functional.interpolate(x, scale_factor=2, mode="nearest")
+            x = up(torch.cat([x, s], 1) if s is not None else x)
+        return self.out(x)
+
+
+def unet(*, levels: int = 5, channels: int = 128,  # Ulyanov et al. (2017), inpainting: 5 levels x 128
+         skip: int = 4, in_channels: int = 3) -> UNet:
+    """Paper 3, Fig 1: `UNet` (input side must be divisible by 2**levels)."""
+    return UNet(levels=levels, channels=channels, skip=skip, in_channels=in_channels)
 
 
 

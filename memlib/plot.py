@@ -78,6 +78,47 @@ def savefig(fig, path) -> Path:
 # ---------------------------------------------------------------- paper 1: identity vs constant
 # -- worker A (FCNs, heatmaps, several examples)
 
+def band_bars(groups: dict, *, metrics=("corr_identity", "corr_constant"), ax=None, title=None,
+              ylabel="correlation", ylim=(-0.1, 1.05)):
+    """Grouped bars with error bars: `groups` maps a label to a `metrics.band_scores` dict
+    (mean under each metric name, spread under name + "_std"); one bar colour per metric."""
+    labels = list(groups)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(0.9 * len(labels) * len(metrics) / 2 + 2.5, 3.2))
+    width = 0.8 / len(metrics)
+    pos = np.arange(len(labels))
+    for i, m in enumerate(metrics):
+        ax.bar(pos + (i - (len(metrics) - 1) / 2) * width, [groups[g][m] for g in labels], width,
+               yerr=[groups[g].get(m + "_std", 0.0) for g in labels], capsize=3, label=m.replace("_", " "))
+    ax.set_xticks(pos, labels, fontsize=8, rotation=20 if len(labels) > 4 else 0)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(*ylim)
+    ax.axhline(0, color="k", lw=0.5)
+    ax.legend(fontsize=8)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def band_heatmap_panels(panels, *, row_labels, col_labels, xlabel="", ylabel="", title=None, ncols=2):
+    """Several heatmaps of seed bands side by side (paper 1, Fig 8 / 31 / 32): `panels` is a list of
+    (panel title, bands, score name, vmax) with `bands[i][j]` a `metrics.band_scores` dict; each
+    cell reads "mean ± std". vmax=None uses the largest mean across that panel."""
+    nrows = (len(panels) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, squeeze=False,
+                             figsize=(ncols * (0.75 * len(col_labels) + 2.4), nrows * (0.5 * len(row_labels) + 1.4)))
+    for ax, (label, bands, name, vmax) in zip(axes.flat, panels):
+        vals = [[b[name] for b in row] for row in bands]
+        heatmap(vals, spread=[[b[f"{name}_std"] for b in row] for row in bands], xlabels=col_labels,
+                ylabels=row_labels, xlabel=xlabel, ylabel=ylabel, title=label, ax=ax,
+                vmax=vmax if vmax is not None else max(1e-9, float(np.max(vals))))
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
 # -- worker B (ConvNet sweeps)
 
 BAND_PANELS = (("corr_identity", "correlation to the identity"), ("corr_constant", "correlation to the constant map"))
@@ -86,15 +127,8 @@ BAND_PANELS = (("corr_identity", "correlation to the identity"), ("corr_constant
 def band_heatmaps(bands, *, row_labels, col_labels, xlabel="", ylabel="", title=None):
     """Paper 1's Fig 9-style pair of heatmaps (correlation to the identity | to the constant map)
     of seed bands: `bands[i][j]` is a `metrics.band_scores` dict; each cell reads "mean ± std"."""
-    n_rows, n_cols = len(bands), len(col_labels)
-    fig, axes = plt.subplots(1, 2, figsize=(2 * (0.75 * n_cols + 2.4), 0.5 * n_rows + 1.6))
-    for ax, (name, label) in zip(axes, BAND_PANELS):
-        heatmap([[b[name] for b in row] for row in bands], spread=[[b[f"{name}_std"] for b in row] for row in bands],
-                xlabels=col_labels, ylabels=row_labels, xlabel=xlabel, ylabel=ylabel, title=label, ax=ax)
-    if title:
-        fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return band_heatmap_panels([(label, bands, name, 1.0) for name, label in BAND_PANELS], row_labels=row_labels,
+                               col_labels=col_labels, xlabel=xlabel, ylabel=ylabel, title=title)
 
 
 def band_curves(xs, bands, *, ax=None, label="", linestyle="-", marker="o", xlabel="", title=None, logx=False):
@@ -122,6 +156,24 @@ def band_curves(xs, bands, *, ax=None, label="", linestyle="-", marker="o", xlab
         ax.set_title(title, fontsize=10)
     return ax
 
+
+def layer_maps_side_by_side(nets: dict, x: torch.Tensor, *, col_names=None, title=None, scale: float = 0.6):
+    """Paper 1, Fig 25/26: nets of one depth side by side, layer by layer. Rows: the input, then each
+    layer's output as its top singular vector across channels (min-max scaled per image); columns:
+    for each net of `nets` (label -> model, e.g. "3 ch, init"), the inputs `x` (N, 1, H, W)."""
+    from . import metrics
+    acts = {label: metrics.layer_activations(m, x) for label, m in nets.items()}
+    depths = {len(a) for a in acts.values()}
+    if len(depths) != 1:
+        raise ValueError(f"layer_maps_side_by_side needs nets of one depth, got {sorted(depths)} layers")
+    rows = [torch.cat([unit_range(x[:, 0])] * len(nets))]
+    for layer in range(depths.pop()):
+        rows.append(torch.cat([unit_range(metrics.top_singular_map(a[layer])) for a in acts.values()]))
+    names = col_names or [str(i) for i in range(len(x))]
+    cols = [f"{label}\n{n}" for label in nets for n in names]
+    return _titled(image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(rows))],
+                              col_labels=cols, scale=scale), title)
+
 # -- worker C (inside the ConvNets)
 
 def layer_curves(ax, curves: dict, *, xlabel="layer", ylabel="", title=None, logy=False, reference=None,
@@ -144,6 +196,7 @@ def layer_curves(ax, curves: dict, *, xlabel="layer", ylabel="", title=None, log
             ax.fill_between(xs, mean - std, mean + std, color=style["color"], alpha=0.2, linewidth=0)
     if logy:
         ax.set_yscale("log")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
@@ -171,10 +224,17 @@ def intermediate_grid(model, x, *, kinds=("svd",), col_names=None, title=None, s
         s = metrics.channel_summaries(a, x)
         rows.append(torch.cat([unit_range(s[k]) for k in kinds]))
     names = col_names or [str(i) for i in range(len(x))]
-    short = {"svd": "top SV", "most_correlated": "max-corr ch.", "random": "channel 0"}
+    short = {"svd": "SV", "most_correlated": "max-corr", "random": "ch. 0"}
     cols = [f"{short[k]}\n{n}" if len(kinds) > 1 else n for k in kinds for n in names]
-    return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(acts) + 1)],
-                      col_labels=cols, title=title, scale=scale)
+    return _titled(image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(acts) + 1)],
+                              col_labels=cols, scale=scale), title)
+
+
+def _titled(fig, title):
+    """A suptitle placed above the column labels of an `image_grid`."""
+    if title:
+        fig.suptitle(title, fontsize=11, y=1.0, va="bottom")
+    return fig
 
 
 def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None, title=None, scale: float = 0.55):
@@ -192,7 +252,7 @@ def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None
             n_layers = len(metrics.layer_modules(model))
             layer = n_layers - k + 1 + (i if all_layers else k - 1)
             labels.append(f"{label}: layer {layer}/{n_layers}" if all_layers else label)
-    return image_grid(rows, row_labels=labels, col_labels=col_labels, title=title, scale=scale)
+    return _titled(image_grid(rows, row_labels=labels, col_labels=col_labels, scale=scale), title)
 
 
 # ---------------------------------------------------------------- paper 2: attractors
@@ -227,7 +287,8 @@ def zoom_row(axes, epochs, curves: dict, *, windows=(0.02, 0.2, 1.0), ylabel: st
     """Paper 4's zoomed panels (Fig 2/3/6/10): the same curves over growing epoch windows (fractions
     of training), each panel marking the previous panel's domain and range with a dashed rectangle.
 
-    `curves`: {label: (series, plot kwargs)} sharing `epochs`; the first label goes into the legend.
+    `curves`: {label: (series, plot kwargs)} sharing `epochs`; the y range follows the first curve
+    (a reference curve such as rho_eq, which jumps where f_n ~ 0 early on, is clipped to it).
     """
     from matplotlib.patches import Rectangle
     epochs = np.asarray(epochs, dtype=float)
@@ -236,11 +297,11 @@ def zoom_row(axes, epochs, curves: dict, *, windows=(0.02, 0.2, 1.0), ylabel: st
         keep = np.arange(len(epochs)) < max(2, int(np.ceil(frac * len(epochs))))   # >= 2 points each
         end = epochs[keep][-1]
         lo, hi = np.inf, -np.inf
-        for name, (series, kw) in curves.items():
+        for c, (name, (series, kw)) in enumerate(curves.items()):
             s = np.asarray(series, dtype=float)
             ax.plot(epochs[keep], s[keep], label=name, **{"lw": 1.2, **kw})
             finite = s[keep][np.isfinite(s[keep])]
-            if finite.size:
+            if finite.size and c == 0:
                 lo, hi = min(lo, finite.min()), max(hi, finite.max())
         pad = 0.05 * (hi - lo) if hi > lo else 0.05 * abs(hi) + 1e-12
         ax.set_xlim(epochs[0], end)

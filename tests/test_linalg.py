@@ -110,3 +110,43 @@ def test_spectral_radius_dense_agrees_with_arnoldi():
     ref = np.abs(np.linalg.eigvals(lin.weight.detach().double().numpy())).max()
     assert linalg.spectral_radius(lin, torch.randn(6)) == pytest.approx(ref, rel=1e-5)
     assert linalg.spectral_radius(lin, torch.randn(6), method="arnoldi") == pytest.approx(ref, rel=1e-4)
+
+
+def test_operator_matrix_3x32x32_in_bounded_batches_matches_adjoint():
+    """3x32x32 input (d = 3072): the basis goes through in batches of at most `batch_size`, without
+    autograd; rows of A are checked against an independent computation (vector-Jacobian products)."""
+    torch.manual_seed(5)
+    net = nn.Sequential(nn.Conv2d(3, 2, 3, stride=2, padding=1, bias=False), nn.Upsample(scale_factor=2),
+                        nn.Conv2d(2, 3, 3, padding=1, bias=False))
+    seen = []
+
+    def f(x):
+        seen.append((len(x), torch.is_grad_enabled()))
+        return net(x)
+
+    A = linalg.operator_matrix(f, (3, 32, 32), batch_size=512, check=False)
+    assert A.shape == (3072, 3072)
+    assert max(n for n, _ in seen) <= 512 and not any(g for _, g in seen)
+    x = torch.randn(1, 3, 32, 32, requires_grad=True)
+    y = torch.randn(1, 3, 32, 32)
+    (vjp,) = torch.autograd.grad((net(x) * y).sum(), x)            # A^T y by autograd
+    assert torch.allclose(A.T @ y.reshape(-1).double(), vjp.reshape(-1).double(), atol=1e-5)
+    assert torch.allclose(A @ x.detach().reshape(-1).double(), net(x).detach().reshape(-1).double(), atol=1e-5)
+
+
+def test_span_residual_and_stored_images():
+    torch.manual_seed(6)
+    x = torch.randn(2, 1, 3, 3)
+    inside = (0.3 * x[0] - 2 * x[1])[None]                         # (1, 1, 3, 3) in span X
+    outside = torch.zeros(1, 1, 3, 3)
+    outside[0, 0, 0, 0] = 1.0
+    outside -= (x.reshape(2, -1).T @ torch.linalg.lstsq(x.reshape(2, -1).T, outside.reshape(9, 1)).solution).reshape(1, 1, 3, 3)
+    r = linalg.span_residual(torch.cat([inside, outside]), x)
+    assert r[0] < 1e-6 and abs(r[1] - 1) < 1e-6           # float32 images
+    complex_v = torch.complex(inside, outside)                     # imaginary part outside span X
+    assert 0.1 < linalg.span_residual(complex_v, x)[0] < 1
+    X = x.reshape(2, -1).double().T
+    P = X @ torch.linalg.pinv(X)                                   # projector: stores both images
+    vals, imgs = linalg.eigenimages(P, (1, 3, 3))
+    assert linalg.stored_images(vals, imgs, x) == 2
+    assert linalg.stored_images(vals * 1.2, imgs, x) == 0         # eigenvalues 1.2: not "1"

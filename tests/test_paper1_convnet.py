@@ -72,3 +72,14 @@ def test_band_plots_build():
     ax = plot.band_curves([1, 2, 4], [band] * 3, label="28 px", xlabel="depth", logx=True)
     assert len(ax.lines) == 2 and len(ax.collections) == 2
     matplotlib.pyplot.close("all")
+
+
+def test_layer_maps_side_by_side_layout():
+    x = torch.rand(2, 1, 9, 9)
+    nets = {"a": models.convnet(3, channels=3), "b": models.convnet(3, channels=5)}
+    fig = plot.layer_maps_side_by_side(nets, x, col_names=["p", "q"], title="t")
+    assert len(fig.axes) == (1 + 3) * (2 * 2)                # input + 3 layers, 2 nets x 2 inputs
+    assert fig.axes[0].get_title() == "a\np"
+    with pytest.raises(ValueError):
+        plot.layer_maps_side_by_side({"a": models.convnet(2), "b": models.convnet(3)}, x)
+    matplotlib.pyplot.close("all")

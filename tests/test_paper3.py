@@ -50,3 +50,18 @@ def test_narrowest_layer_bounds_rank():
     assert linalg.narrowest_layer(models.conv_autoencoder(8, 192), (3, 32, 32)) == 3072
     assert linalg.narrowest_layer(models.conv_autoencoder(8, 16), (3, 32, 32)) == 256
     assert linalg.narrowest_layer(models.network_ds(), (1, 2, 2)) == 4
+
+
+def test_appendix_c_ranks_small_budget():
+    """Appendix C (Proposition): DS trained on the dependent set {e1, e2, e3, e1+e2} (dim span 3) has
+    rank 3 with 3 eigenvalues 1 and their eigenvectors in span X (the notebook checks all five sets)."""
+    from memlib import metrics, train
+    E = torch.eye(4).reshape(4, 1, 2, 2)
+    for xs, k in ((torch.cat([E[:3], E[:1] + E[1:2]]), 3),):
+        torch.manual_seed(0)
+        model = models.network_ds()
+        train.fit(model, xs, steps=2000, lr=1e-3, optimizer="adam", progress=False)
+        row = metrics.conjecture_row(model, xs)
+        assert row["span"] == k and row["r_min"] == 4
+        assert row["rank"] == k and row["stored"] == k
+        assert row["top_err"] < 0.01 and row["resid"] < 0.05

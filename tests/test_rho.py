@@ -150,3 +150,24 @@ def test_run_summaries_on_hand_made_records():
     runs = {0.1: rec, 5.0: {**rec, "rho_bn": [8.0], "margin_mean": [0.1]}, 9.0: None}
     assert R.init_spread(runs) == pytest.approx(2.0)
     assert R.margin_small_over_large({0.1: rec, 5.0: {**rec, "margin_mean": [0.1]}}) == pytest.approx(4.0)
+
+
+def test_paper4_plot_helpers_draw_synthetic_records():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from memlib import plot as P
+    gen = np.random.default_rng(0)
+    ep = list(range(20))
+    rec = {"epoch": ep, "rho_bn": list(np.linspace(0.1, 2, 20)), "rho_eq": [2.0] * 20, "loss": [1.0] * 20,
+           "snapshots": [list(gen.normal(size=10)) for _ in range(8)], "snapshot_epochs": list(range(0, 16, 2)),
+           "last_margins": list(gen.normal(size=10))}
+    fig, axes = plt.subplots(2, 3)
+    P.rho_curves(axes[0][0], {0.1: rec, 5.0: None}, "loss")
+    P.zoom_row(axes[1], ep, {"rho": (rec["rho_bn"], {}), "rho_eq": (rec["rho_eq"], dict(ls=":"))})
+    assert axes[1][0].get_xlim() == (0, 1) and len(axes[1][1].patches) == 1      # >= 2 points; rectangle
+    assert axes[1][2].get_ylim()[1] == pytest.approx(2 + 0.05 * 1.9)              # y range of the first curve
+    P.sorted_margins(axes[0][1], rec, title="t")
+    P.abs_f_histograms(axes[0][2], rec)
+    P.seed_band(axes[0][0], ep, [rec["rho_bn"], rec["rho_eq"]], label="x", color="C0")
+    plt.close(fig)

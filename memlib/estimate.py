@@ -1,0 +1,100 @@
+"""How long a notebook's training will take, measured before it starts (paper 1's 2,000,000 steps).
+
+A *job* is one `fit_cached_seeds` call: a model builder, its data, the number of steps, the seeds
+and the other `fit` arguments. `step_time` trains a throw-away model for a few steps on the current
+device and returns seconds per step; `estimate_runtime` sums `step time x steps x uncached seeds`
+over the jobs (cached seeds cost nothing), so a notebook can print "about 41 h on cuda" before it
+commits to the paper profile.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import torch
+
+from .runtime import get_device
+from .store import build_model, fit_cached, fit_cached_seeds, is_cached
+from .train import fit
+
+
+@dataclass
+class Job:
+    """One seed band to train: `fit_cached_seeds(build, x, target, seeds=seeds, steps=steps, **fit_kwargs)`."""
+    name: str
+    build: object
+    x: torch.Tensor
+    steps: int
+    seeds: list = field(default_factory=lambda: [0])
+    target: torch.Tensor | None = None
+    fit_kwargs: dict = field(default_factory=dict)
+
+    def train(self, **extra) -> list:
+        """Train (or read from the cache) every seed: [(model, history), ...] in `seeds` order.
+
+        Seeds are trained together (`store.fit_cached_seeds`) unless `fit` must train them one at a
+        time (a subset of `parameters`, minibatches or callbacks); `extra` (e.g. desc) is not keyed."""
+        kw = {**self.fit_kwargs, **extra}
+        if any(self.fit_kwargs.get(k) for k in ("parameters", "batch_size", "callbacks")):
+            return [fit_cached(self.build, self.x, self.target, seed=s, steps=self.steps, **kw) for s in self.seeds]
+        return fit_cached_seeds(self.build, self.x, self.target, seeds=self.seeds, steps=self.steps, **kw)
+
+
+def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, probe_steps: int = 3,
+              **fit_kwargs) -> float:
+    """Seconds per training step of `build()` on `x` (one warm-up step, then `probe_steps` timed)."""
+    kw = {k: v for k, v in fit_kwargs.items() if k not in ("steps", "progress", "desc", "until_loss", "callbacks")}
+    kw.setdefault("lr", 0.01)
+    model = build_model(build, seed=0)
+    fit(model, x, target, steps=1, progress=False, **kw)                # warm-up (allocations, kernels)
+    if get_device().type == "cuda":
+        torch.cuda.synchronize()
+    start = time.perf_counter()
+    fit(model, x, target, steps=probe_steps, progress=False, **kw)
+    if get_device().type == "cuda":
+        torch.cuda.synchronize()
+    return (time.perf_counter() - start) / max(probe_steps, 1)
+
+
+def estimate_runtime(jobs, *, probe_steps: int = 3, timer=step_time) -> dict:
+    """Estimated training seconds of `jobs` (a list of `Job`): {job name: seconds, "total": seconds}.
+
+    Seeds already in the cache cost 0; jobs that share a builder, data and arguments are timed once.
+    """
+    out, measured = {}, {}
+    for job in jobs:
+        todo = [s for s in job.seeds if not is_cached(job.build, job.x, job.target, seed=s, steps=job.steps,
+                                                        **job.fit_kwargs)]
+        if not todo:
+            out[job.name] = 0.0
+            continue
+        key = (repr(job.build), tuple(job.x.shape), None if job.target is None else tuple(job.target.shape),
+               repr(sorted(job.fit_kwargs.items())))
+        if key not in measured:
+            measured[key] = timer(job.build, job.x, job.target, probe_steps=probe_steps, **job.fit_kwargs)
+        out[job.name] = measured[key] * job.steps * len(todo)
+    out["total"] = sum(out.values())
+    return out
+
+
+def format_duration(seconds: float) -> str:
+    """`3725` -> "1 h 02 min", `75` -> "1 min 15 s", `4.2` -> "4.2 s", `200000` -> "2.3 days"."""
+    if seconds >= 2 * 86400:
+        return f"{seconds / 86400:.1f} days"
+    if seconds >= 3600:
+        return f"{int(seconds // 3600)} h {int(seconds % 3600 // 60):02d} min"
+    if seconds >= 60:
+        return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+    return f"{seconds:.1f} s"
+
+
+def print_estimate(jobs, *, label: str = "training", probe_steps: int = 3) -> dict:
+    """Measure, print one line per costly job and the total, and return `estimate_runtime`'s dict."""
+    est = estimate_runtime(jobs, probe_steps=probe_steps)
+    total = est["total"]
+    costly = sorted(((v, k) for k, v in est.items() if k != "total" and v > 0.05 * total), reverse=True)
+    print(f"estimated {label} time on {get_device()}: {format_duration(total)} "
+          f"(uncached seeds only; measured from {probe_steps} steps per configuration)")
+    for v, k in costly[:8]:
+        print(f"  {k}: {format_duration(v)}")
+    return est
