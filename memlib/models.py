@@ -166,22 +166,26 @@ def two_layer_fixed_ae(in_features: int, width: int, *, std: float = 1.0) -> nn.
 
 
 class LinearConvAE(nn.Module):
-    """A stack of bias-free 3x3 convolutions (stride 1, zero padding 1) with no activations.
+    """A stack of bias-free 3x3 convolutions (stride 1, zero padding 1), by default without activations.
 
     With `skip_every=k`, the input of every block of k convolutions whose channels match is added
     to the block's output (paper 2, App. F: skip connections every 10 layers past 100 layers).
-    The network stays linear, so `linalg.operator_matrix` reads it as one matrix.
+    Without `activation` the network is linear, so `linalg.operator_matrix` reads it as one matrix;
+    `activation` (a module class, e.g. nn.LeakyReLU) follows every convolution (paper 2, Fig 9-10).
     """
 
-    def __init__(self, convs: list, skip_every: int | None = None):
+    def __init__(self, convs: list, skip_every: int | None = None, activation=None):
         super().__init__()
         self.convs = nn.ModuleList(convs)
         self.skip_every = skip_every
+        self.act = activation() if activation is not None else None
 
     def forward(self, x):
         block_in = x
         for i, conv in enumerate(self.convs):
             x = conv(x)
+            if self.act is not None:
+                x = self.act(x)
             if self.skip_every and (i + 1) % self.skip_every == 0 and x.shape == block_in.shape:
                 x = x + block_in
                 block_in = x
@@ -211,6 +215,18 @@ def linear_conv_ae(layers: int, filters: int = 1, *,  # paper 2, Tables 1-2: 1 /
             for c in convs:
                 c.weight.normal_(0.0, init_std / math.sqrt(c.in_channels))
     return LinearConvAE(convs, skip_every)
+
+
+def single_filter_conv_ae(layers: int, *, activation: str = "leaky_relu",  # paper 2, Fig 9-10: leaky ReLU
+                          init: str = "constant", value: float = 0.1,  # paper 2, Fig 9: every parameter 1e-1
+                          skip_every: int | None = None) -> LinearConvAE:
+    """Paper 2, Fig 9-10 (App. H): `layers` single-filter 3x3 convolutions (zero padding 1, stride 1,
+    no biases), each followed by `activation`. `init`: "constant" sets every weight to `value`
+    (Fig 9); any other `initialize_` scheme, e.g. "xavier_uniform" (Fig 10). `skip_every`: Fig 10
+    uses skip connections every 2 layers."""
+    convs = [nn.Conv2d(1, 1, 3, stride=1, padding=1, bias=False) for _ in range(layers)]
+    model = LinearConvAE(convs, skip_every, _activation(activation))
+    return initialize_(model, init, value=value if init == "constant" else None)
 
 
 

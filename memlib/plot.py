@@ -157,7 +157,7 @@ def band_curves(xs, bands, *, ax=None, label="", linestyle="-", marker="o", xlab
     return ax
 
 
-def layer_maps_side_by_side(nets: dict, x: torch.Tensor, *, col_names=None, title=None, scale: float = 0.6):
+def layer_maps_side_by_side(nets: dict, x: torch.Tensor, *, col_names=None, title=None, scale: float = 0.75):
     """Paper 1, Fig 25/26: nets of one depth side by side, layer by layer. Rows: the input, then each
     layer's output as its top singular vector across channels (min-max scaled per image); columns:
     for each net of `nets` (label -> model, e.g. "3 ch, init"), the inputs `x` (N, 1, H, W)."""
@@ -256,6 +256,23 @@ def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None
 
 
 # ---------------------------------------------------------------- paper 2: attractors
+
+def trajectory_grid(f, x_train: torch.Tensor, x0: torch.Tensor, iters, *, title=None, scale: float = 0.8):
+    """Paper 2, Fig 3/5: one row per start in `x0` (N, C, H, W): its iterates f^t(x0) at the
+    iteration counts `iters`, then the training example of `x_train` nearest to the last iterate."""
+    from .dynamics import iterate, nearest
+    iters = sorted(int(t) for t in iters)
+    traj = iterate(f, x0, iters[-1], record=iters)                     # (T, N, C, H, W)
+    idx, _ = nearest(traj[-1], x_train)
+    rows = [torch.cat([traj[:, i], x_train[idx[i]].unsqueeze(0).cpu()]) for i in range(len(x0))]
+    return image_grid(rows, col_labels=[f"t={t}" for t in iters] + ["NN train"], title=title, scale=scale)
+
+
+def spectrum_table(rows, columns) -> str:
+    """A markdown table from a list of dicts (paper 2, Tables 1-2: measured beside the paper)."""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(str(r[c]) for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- paper 3: downsampling

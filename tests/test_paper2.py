@@ -1,4 +1,5 @@
 """Paper 2's builders and theorems at toy scale, against closed forms."""
+import pytest
 import torch
 
 from memlib import fit, linalg, models
@@ -37,3 +38,55 @@ def test_theorem3_min_norm_w2_and_eigenvalue():
     W1 = net.net[0].weight.detach()
     J = W2 @ torch.diag((phi[0] > 0).float()) @ W1                     # (d, d)
     assert abs(linalg.spectral_radius(net, x[0]) - torch.linalg.eigvals(J).abs().max().item()) < 1e-4
+
+
+# paper 2, Tables 1-2: (convolutions, filters) -> the "# of Params" column
+PAPER_PARAMS = {(3, 1): 27, (3, 16): 2592, (3, 128): 149760, (5, 1): 45, (5, 16): 7200, (5, 128): 444672,
+                (8, 1): 72, (8, 16): 14112, (8, 128): 887040, (9, 1): 81, (29, 1): 261, (70, 1): 630, (10, 1): 90}
+
+
+def test_linear_conv_ae_parameter_counts_match_the_paper():
+    for (convs, filters), params in PAPER_PARAMS.items():
+        assert models.count_parameters(models.linear_conv_ae(convs, filters)) == params
+
+
+def test_linear_conv_ae_operator_is_the_convolution_matrix():
+    """One 3x3 convolution with zero padding on a 3x3 image, as a 9x9 matrix built by hand."""
+    net = models.linear_conv_ae(1, init_std=1.0)
+    k = net.convs[0].weight.detach()[0, 0].double()                    # (3, 3)
+    A = torch.zeros(9, 9, dtype=torch.float64)
+    for r in range(3):
+        for c in range(3):
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if 0 <= r + dr < 3 and 0 <= c + dc < 3:
+                        A[3 * r + c, 3 * (r + dr) + (c + dc)] = k[dr + 1, dc + 1]
+    torch.testing.assert_close(linalg.operator_matrix(net, (1, 3, 3)), A)
+    # Theorem 5: one 3x3 layer on a 3x3 image forces zeros (corner to opposite corner)
+    assert A[0, 8] == 0
+
+
+def test_linear_conv_ae_skip_connections_and_init():
+    torch.manual_seed(0)
+    net = models.linear_conv_ae(4, 2, skip_every=2, init_std=0.1)
+    x = torch.randn(3, 1, 4, 4)
+    c = net.convs                          # blocks 1 -> 2 -> 2 and 2 -> 2 -> 1: shapes differ, no skips
+    torch.testing.assert_close(net(x), c[3](c[2](c[1](c[0](x)))))
+    same = models.linear_conv_ae(5, 1, skip_every=2)
+    y = same.convs[1](same.convs[0](x)) + x
+    y = same.convs[3](same.convs[2](y)) + y
+    torch.testing.assert_close(same(x), same.convs[4](y))
+    big = models.linear_conv_ae(3, 64, init_std=0.1)
+    assert abs(big.convs[1].weight.std().item() - 0.1 / 8) < 2e-3      # N(0, std^2 / c_in)
+    with pytest.raises(ValueError):
+        linalg.operator_matrix(torch.nn.Sequential(models.linear_conv_ae(2), torch.nn.ReLU()), (1, 3, 3))
+
+
+def test_trajectory_grid_rows_and_columns():
+    import matplotlib
+    matplotlib.use("Agg")
+    from memlib import plot
+    train = torch.eye(4).reshape(4, 1, 2, 2)
+    fig = plot.trajectory_grid(lambda x: 0.5 * x + 0.5 * train[:1], train, torch.rand(2, 1, 2, 2), [0, 3, 1])
+    assert len(fig.axes) == 2 * 4                                      # 2 starts x (3 iterates + NN)
+    assert fig.axes[2].get_title() == "t=3" and fig.axes[3].get_title() == "NN train"

@@ -65,3 +65,41 @@ def test_appendix_c_ranks_small_budget():
         assert row["span"] == k and row["r_min"] == 4
         assert row["rank"] == k and row["stored"] == k
         assert row["top_err"] < 0.01 and row["resid"] < 0.05
+
+
+def test_unet_shapes_and_skips():
+    x = torch.rand(2, 3, 16, 16)
+    for skip in (0, 4):
+        net = models.unet(levels=3, channels=8, skip=skip)
+        y = net(x)
+        assert y.shape == x.shape and 0 <= y.min() and y.max() <= 1          # sigmoid output
+    assert _count(models.unet(levels=3, channels=8, skip=0), nn.BatchNorm2d) == 3 * 4
+
+
+def test_point_map_and_nearest_train_scores():
+    from memlib import metrics
+    torch.manual_seed(0)
+    v = torch.randn(1, 1, 3, 3)
+    point = nn.Linear(9, 9, bias=False)                       # rank-1 map y -> <u, y> v: a point map
+    with torch.no_grad():
+        point.weight.copy_(v.reshape(9, 1) @ torch.randn(1, 9))
+    net = nn.Sequential(nn.Flatten(), point, nn.Unflatten(1, (1, 3, 3)))
+    probes, x = torch.randn(5, 1, 3, 3), torch.randn(1, 1, 3, 3)
+    assert torch.allclose(metrics.point_map_scores(net, probes, x), torch.ones(5), atol=1e-5)
+    ident = nn.Identity()
+    ident.register_parameter("w", nn.Parameter(torch.zeros(1)))   # predict() needs a parameter
+    assert metrics.point_map_scores(ident, probes, x).abs().max() < 1
+    train = torch.randn(3, 1, 3, 3)
+    best, idx = metrics.nearest_train_scores(2 * train[[2, 0, 2]] + 1, train)
+    assert idx.tolist() == [2, 0, 2] and torch.allclose(best, torch.ones(3), atol=1e-6)
+
+
+def test_predict_each_batchnorm_is_per_image_and_leaves_stats():
+    from memlib import metrics
+    net = models.unet(levels=2, channels=4, skip=0).eval()
+    x = torch.rand(3, 3, 8, 8)
+    before = net.down[0][1].running_mean.clone()
+    out = metrics.predict_each_batchnorm(net, x)
+    alone = metrics.predict_each_batchnorm(net, x[1:2])
+    assert torch.allclose(out[1:2], alone, atol=1e-6)
+    assert torch.equal(net.down[0][1].running_mean, before) and not net.training
