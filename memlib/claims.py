@@ -202,7 +202,9 @@ PAPER1: list[Claim] = [
     Claim("p1.fig10_deep_bottom_improves", 1, "Fig 10",
           "Training gives the bottom layers of the deepest ConvNet small improvements: mean error over layers 1-6 "
           "below the untrained net's (seed-band means)",
-          "fig10.deepest.err_bottom6", "<", "fig10.untrained.err_bottom6"),
+          "fig10.deepest.err_bottom6", "<", "fig10.untrained.err_bottom6", ("paper",)),
+    # ^ paper only (also p1.fig14_layer8_clearer): in quick (1,500 clipped steps) the 20-layer net's bottom
+    #   layers move by ~1e-4 relative (Fig 15), so trained and untrained bottom layers are the same net.
     Claim("p1.fig11_untrained_wipes_input", 1, "Fig 11",
           "Random convolutions smooth the input away: in the untrained deepest ConvNet the top-singular-vector maps "
           "beyond layer 8 correlate < 0.5 with the input",
@@ -218,7 +220,7 @@ PAPER1: list[Claim] = [
     Claim("p1.fig14_layer8_clearer", 1, "Fig 11 / Fig 14",
           "Around layer 8 the trained deepest ConvNet's activations show more of the input's structure than the "
           "same net at initialization (top-singular-vector map's correlation with the input)",
-          "fig14.deepest.input_corr_layer8", ">", "fig11.untrained.input_corr_layer8"),
+          "fig14.deepest.input_corr_layer8", ">", "fig11.untrained.input_corr_layer8", ("paper",)),
     Claim("p1.fig15_lower_layers_change_less", 1, "Fig 15",
           "The deeper the ConvNet, the smaller the relative change of its lowest layer (deepest < shallowest of the "
           "seed band, seed means)",
@@ -228,7 +230,7 @@ PAPER1: list[Claim] = [
           "the top layer > 0.5)",
           "fig15.frac_top_largest", ">", 0.5),
     Claim("p1.fig17_relu_fcn_lower_layers_still", 1, "Fig 17",
-          "In the ReLU FCN with 11 hidden layers the lower 5 layers barely move: their relative change is below "
+          "In the deepest ReLU FCN (paper: 11 hidden layers; quick: 9) the lower 5 layers barely move: their relative change is below "
           "10 % of the top layer's",
           "fig17.deepest.bottom5_over_top", "<", 0.1),
     Claim("p1.fig22_upper_half_builds_digit", 1, "Fig 22",
@@ -396,6 +398,12 @@ PAPER3: list[Claim] = [
     Claim("p3.fig7_nld_point_map", 3, "Fig 7a",
           "NLD maps new photos, squares and noise to the training image (mean corr > 0.9)",
           "fig7.NLD.corr_to_train", ">", 0.9),
+    Claim("p3.appD_near1_count", 3, "App. D / Fig 9c",
+          "D_{a,b} on one image per class: as many eigenvalues of magnitude close to 1 (within 0.1) as training images",
+          "appD.near1_error", "<", 0.5),
+    Claim("p3.appD_svd_truncation", 3, "App. D / Table 1",
+          "Keeping only the top dim-span-X singular values of A_X leaves the training MSE (min-max scaled) unchanged (within 1 %)",
+          "appD.mse_ratio", "<", 1.01),
     Claim("p3.fig8_outputs_are_train_images", 3, "Fig 8",
           "NLD trained on one image per class maps new photos, squares and noise to one of the training images (mean best corr > 0.9)",
           "fig8.nearest_train_corr", ">", 0.9),

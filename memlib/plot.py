@@ -233,22 +233,23 @@ def intermediate_grid(model, x, *, kinds=("svd",), col_names=None, title=None, s
 def _titled(fig, title):
     """A suptitle placed above the column labels of an `image_grid`."""
     if title:
-        fig.suptitle(title, fontsize=11, y=1.0, va="bottom")
+        top = max(ax.get_position().y1 for ax in fig.axes)
+        fig.suptitle(title, fontsize=11, y=top + 0.42 / fig.get_figheight(), va="bottom")
     return fig
 
 
 def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None, title=None, scale: float = 0.55):
     """Paper 1, Fig 20-22: the inputs `x` (N, 1, H, W) fed straight into the top layers of trained
     ConvNets. `nets`: (label, model, k) triples, k = how many top layers. One row per layer of each
-    top-k subnetwork (`all_layers`; multi-channel outputs as their top singular map, min-max scaled),
-    or its final output only; `show` maps outputs to displayable [0, 1] images."""
+    top-k subnetwork (`all_layers`; multi-channel outputs as their top singular map), or its final
+    output only; every map min-max scaled on its own (the subnetworks' outputs are not calibrated to
+    the probes' range). `show` maps the inputs to displayable [0, 1] images."""
     from . import metrics
     rows, labels = [show(x)], ["input"]
     for label, model, k in nets:
         acts = metrics.layer_activations(metrics.upper_subnetwork(model, k), x)
         for i, a in enumerate(acts if all_layers else acts[-1:]):
-            last = i == len(acts) - 1 or not all_layers
-            rows.append(show(a) if a.shape[1] == 1 and last else unit_range(metrics.top_singular_map(a)))
+            rows.append(unit_range(a[:, 0] if a.shape[1] == 1 else metrics.top_singular_map(a)))
             n_layers = len(metrics.layer_modules(model))
             layer = n_layers - k + 1 + (i if all_layers else k - 1)
             labels.append(f"{label}: layer {layer}/{n_layers}" if all_layers else label)
@@ -276,6 +277,30 @@ def spectrum_table(rows, columns) -> str:
 
 
 # ---------------------------------------------------------------- paper 3: downsampling
+
+def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, rank_rtol: float | None = None):
+    """Small operator matrices (name -> (d, d)) side by side, red/blue in [-1, 1], values written in
+    (paper 3, Fig 4: A_X of Network DS); `rank_rtol` adds the numerical rank to each title."""
+    from .linalg import numerical_rank
+    n = len(mats)
+    nrows = -(-n // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 3.1 * nrows), squeeze=False,
+                             constrained_layout=True)
+    for ax, (name, A) in zip(axes.flat, mats.items()):
+        a = np.asarray(A, dtype=float)
+        im = ax.imshow(a, cmap="RdBu_r", vmin=-1, vmax=1)
+        for (i, j), v in np.ndenumerate(a):
+            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+        ax.set_xticks(range(a.shape[1])), ax.set_yticks(range(a.shape[0]))
+        label = name if rank_rtol is None else f"{name}: rank {numerical_rank(torch.as_tensor(a), rtol=rank_rtol)}"
+        ax.set_title(label, fontsize=9)
+    for ax in list(axes.flat)[n:]:
+        ax.axis("off")
+    fig.colorbar(im, ax=axes, shrink=0.6)
+    if title:
+        fig.suptitle(title)
+    return fig
+
 
 
 # ---------------------------------------------------------------- paper 4: rho dynamics

@@ -45,5 +45,6 @@ def test_explorer_builds():
     pytest.importorskip("ipywidgets")
     x, y = tiny_task()
     box = W.rho_explorer(x, y, epochs=1, width=8, channels=4, norms=(0.5, 1.0))
-    assert len(box.children[1].children) == 3          # title, controls, status, output
+    assert len(box.children[1].children) == 3          # title, controls, status, image
+    assert bytes(box.children[-1].value)[:4] == b"\x89PNG"                 # the first view is drawn
     matplotlib.pyplot.close("all")

@@ -109,11 +109,13 @@ def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noi
 
 
 def downsampling_explorer(**settings):
-    """ipywidgets: network, number of training images (1-9) and probe; `settings` go to
-    `render_downsampling` (size, ab, steps, ... as the notebook trained them)."""
+    """ipywidgets: network, number of training images (1 to the number of classes) and probe;
+    `settings` go to `render_downsampling` (size, ab, steps, pool, ... as the notebook trained them)."""
     import ipywidgets as w
+    pool = settings.get("pool")
+    n_classes = len((pool if pool is not None else data.load_images("photos"))[1].unique())
     controls = {"network": w.Dropdown(options=NETWORKS, value="D", description="network"),
-                "n_images": w.IntSlider(value=1, min=1, max=9, description="# images"),
+                "n_images": w.IntSlider(value=1, min=1, max=n_classes, description="# images"),
                 "probe": w.Dropdown(options=PROBES, value="noise", description="probe")}
     return explorer(controls, functools.partial(render_downsampling, **settings),
                     title="Paper 3: downsampling and the eigenvectors of A_X")
