@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -62,6 +63,8 @@ def run(args) -> int:
         raise MemlibError(f"--data-root {args.data_root} is not a directory")
     import papermill as pm
     kernel = ensure_kernel()
+    os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
+    cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
     results = Path(args.results_dir).resolve()
     failed = []
     for i, name in enumerate(names, 1):
@@ -73,12 +76,16 @@ def run(args) -> int:
         t0 = time.perf_counter()
         try:
             pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(out_dir / f"{name}.ipynb"),
-                                parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                parameters=params, kernel_name=kernel, cwd=str(ROOT), execution_timeout=cell_timeout,
                                 progress_bar=sys.stderr.isatty())
         except pm.PapermillExecutionError as e:
             failed.append(name)
             print(f"  {name} failed in cell {e.exec_count}: {e.ename}: {e.evalue}\n"
                   f"  full traceback in {out_dir / (name + '.ipynb')}", flush=True)
+            continue
+        except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
+            failed.append(name)
+            print(f"  {name} failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:200]}", flush=True)
             continue
         rows = claims.evaluate_notebook(name, _metrics(out_dir), args.profile)
         counts = {s: sum(r["status"] == s for r in rows) for s in ("pass", "fail", "missing", "not checked")}

@@ -25,10 +25,9 @@ import warnings
 import torch
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
-from tqdm.auto import tqdm
 
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device
+from .runtime import MemlibError, check_choice, get_device, progress_bar
 from .train import History, diverged, fit, make_optimizer, resolve_schedule_and_loss, scheduled_lr
 
 STRATEGIES = ("auto", "batched", "serial")
@@ -156,7 +155,7 @@ def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_de
 
     graphed = GraphedStep(whole_step, enabled=use_graph)
     current_lr, last_read = lr, 0
-    bar = tqdm(total=steps, desc=desc or f"fit x{n_models}", leave=False, disable=not progress, mininterval=0.5)
+    bar = progress_bar(total=steps, desc=desc or f"fit x{n_models}", leave=False, disable=not progress, mininterval=0.5)
     start = time.perf_counter()
     try:
         for step in range(steps + 1):

@@ -69,3 +69,20 @@ def default_threads() -> None:
     """Use every core for intra-op parallelism unless the user said otherwise."""
     if "OMP_NUM_THREADS" not in os.environ:
         torch.set_num_threads(max(1, os.cpu_count() or 1))
+
+
+def headless() -> bool:
+    """True inside a notebook executed by `python -m memlib run` (papermill): no one is watching, so
+    progress bars are plain text and explorers draw one static figure instead of live widgets
+    (ipywidgets' comm traffic can stall nbclient's execution: jupyter/nbclient#312)."""
+    return os.environ.get("MEMLIB_HEADLESS") == "1"
+
+
+def progress_bar(**kwargs):
+    """A tqdm progress bar: the notebook widget interactively, plain text when `headless()`."""
+    if headless():
+        from tqdm.std import tqdm
+        kwargs["mininterval"] = max(kwargs.get("mininterval", 0.1), 30.0)   # a few lines per run, not thousands
+    else:
+        from tqdm.auto import tqdm
+    return tqdm(**kwargs)

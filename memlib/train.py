@@ -14,10 +14,9 @@ from typing import Callable
 
 import torch
 import torch.nn.functional as F
-from tqdm.auto import tqdm
 
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device
+from .runtime import MemlibError, check_choice, get_device, progress_bar
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
 SCHEDULES = ("constant", "stagewise")
@@ -189,7 +188,7 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
 
     graphed = GraphedStep(whole_step, enabled=use_graph)
     hist = History()
-    bar = tqdm(total=steps, desc=desc or "fit", leave=False, disable=not progress, mininterval=0.5)
+    bar = progress_bar(total=steps, desc=desc or "fit", leave=False, disable=not progress, mininterval=0.5)
     model.train()
     start = time.perf_counter()
     current_lr, last_read = lr, 0

@@ -5,18 +5,23 @@ An explorer is two parts:
 - a *render* function, plain Python: takes the chosen values (architecture, depth, ...) and returns a
   matplotlib Figure, reading trained models from the cache (`store.fit_cached`) or training them
   with fit's progress bar when they are not there. Tests call it directly, without a browser.
-- `explorer(controls, render)`: lays the ipywidgets controls above an Output area and re-renders on
-  every change. ipywidgets is imported only here, when an explorer is shown.
+- `explorer(controls, render)`: lays the ipywidgets controls above the figure and re-renders on
+  every change. The figure is an ipywidgets Image (PNG bytes), not an Output widget: nbclient can
+  stall on Output widgets' captured output (jupyter/nbclient#312). In a headless run
+  (`python -m memlib run`, see `runtime.headless`) it draws the figure for the initial values once,
+  statically, so the stored notebook shows it and no widget traffic reaches papermill.
 
 Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2), `.downsampling`
 (paper 3), `.rho` (paper 4).
 """
 from __future__ import annotations
 
+import io
 from typing import Callable
 
 import matplotlib.pyplot as plt
 
+from ..runtime import headless
 from ..store import is_cached
 
 
@@ -26,32 +31,46 @@ def status_line(build, x, target=None, *, seed: int = 0, init: str = "default", 
     return "from the cache" if hit else "training (not in the cache yet) ..."
 
 
+def figure_png(fig, dpi: int = 90) -> bytes:
+    """The figure as PNG bytes (and closed, so figures do not pile up)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _one_line(e: Exception) -> str:
+    text = str(e).strip()
+    return f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"
+
+
 def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str | None = None,
              continuous_update: bool = False):
-    """An ipywidgets box: `controls` (name -> widget) above an Output showing `render(**values)`.
+    """An ipywidgets box: `controls` (name -> widget) above the figure `render(**values)`.
 
-    `render` is called once at start and again whenever a control changes; its figure is shown and
-    closed (so figures do not pile up). Errors from `render` are shown as one line in the output,
-    never raised into the widget machinery. Returns the box (display it, or leave it last in a cell).
+    `render` is called once at start and again whenever a control changes. Errors from `render`
+    are shown as one line above the figure, never raised into the widget machinery. Returns the box
+    (display it, or leave it last in a cell). Headless: returns the initial figure instead.
     """
+    values = {name: c.value for name, c in controls.items()}
+    if headless():
+        fig = render(**values)
+        if title:
+            fig.suptitle(f"{title} (static: open the notebook in Jupyter to explore)", fontsize=9, y=1.02)
+        return fig
     import ipywidgets as w
-    from IPython.display import display
 
-    out = w.Output()
-    status = w.HTML()
+    image, status = w.Image(format="png"), w.HTML()
 
     def refresh(_change=None):
         values = {name: c.value for name, c in controls.items()}
         status.value = "<i>working ...</i>"
-        with out:
-            out.clear_output(wait=True)
-            try:
-                fig = render(**values)
-            except Exception as e:  # noqa: BLE001 - an explorer must survive a bad combination
-                status.value = f"<b>{type(e).__name__}</b>: {str(e).splitlines()[0] if str(e) else ''}"
-                return
-            display(fig)
-            plt.close(fig)
+        try:
+            fig = render(**values)
+        except Exception as e:  # noqa: BLE001 - an explorer must survive a bad combination
+            status.value = f"<b>{_one_line(e)}</b>"
+            return
+        image.value = figure_png(fig)
         status.value = ""
 
     for c in controls.values():
@@ -59,6 +78,6 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
             c.continuous_update = continuous_update
         c.observe(refresh, names="value")
     header = [w.HTML(f"<b>{title}</b>")] if title else []
-    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, out])
+    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, image])
     refresh()
     return box

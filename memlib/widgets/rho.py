@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import rho as R
-from . import status_line
+from . import explorer, status_line
 
 
 def paper_lr(batchnorm: bool, weight_decay: float) -> float:
@@ -85,39 +85,5 @@ def rho_explorer(x, y, *, epochs: int, width: int = 64, channels: int = 32, norm
         return render_rho(batchnorm, weight_decay, init_norm, x=x, y=y, epochs=epochs, width=width,
                           channels=channels, seed=seed, x_test=x_test, y_test=y_test)
 
-    return image_explorer(controls, render, title="Paper 4: rho dynamics under the square loss")
+    return explorer(controls, render, title="Paper 4: rho dynamics under the square loss")
 
-
-def image_explorer(controls: dict, render, *, title: str | None = None):
-    """Like `widgets.explorer`, but the figure goes into an ipywidgets Image (PNG bytes) instead of an
-    Output widget. Reason (measured): headless runs (papermill / nbclient 0.11) hung for good in the
-    explorer cell in 3 of 5 runs of this notebook after training cells had shown tqdm widget bars,
-    with the kernel idle. nbclient answers an Output widget's captured output by sending widget state
-    back on the shell channel while it awaits the execute reply on that same channel (jupyter/nbclient
-    issue #312); an Image widget is plain kernel-to-client state and never triggers that path."""
-    import io
-
-    import ipywidgets as w
-
-    image, status = w.Image(format="png"), w.HTML()
-
-    def refresh(_change=None):
-        values = {name: c.value for name, c in controls.items()}
-        status.value = "<i>working ...</i>"
-        try:
-            fig = render(**values)
-        except Exception as e:  # noqa: BLE001 - an explorer must survive a bad combination
-            status.value = f"<b>{type(e).__name__}</b>: {str(e).splitlines()[0] if str(e) else ''}"
-            return
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-        plt.close(fig)
-        image.value = buf.getvalue()
-        status.value = ""
-
-    for c in controls.values():
-        c.observe(refresh, names="value")
-    header = [w.HTML(f"<b>{title}</b>")] if title else []
-    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, image])
-    refresh()
-    return box
