@@ -34,9 +34,10 @@ STRATEGIES = ("auto", "batched", "serial")
 # When "auto" trains batched, by device type: the largest model (parameters) and the most parameters in
 # Linear layers. Measured on the 2-core CPU, 8 models, one image (model-steps/s, serial -> batched):
 # FCN 2x64 (12k) 805 -> 1980, FCN 3x256 (534k) 374 -> 173, FCN 3x2048 (11.6M) 5x slower batched;
-# ConvNet 5x32 (79k) 1.1-1.3x faster, 10x64 (823k) 1.14x, 20x32 (460k) even. vmap turns one-example
-# Linear layers into batched matrix-vector products, slow on a CPU; convolutions become grouped ones.
-BATCHED_LIMITS = {"cpu": dict(params=1_000_000, linear_params=100_000),
+# ConvNet 5x32 (79k) 1.1-1.3x faster, 20x32 (487k) even to 0.8x, 10x64 (823k) 1.14x. vmap turns
+# one-example Linear layers into batched matrix-vector products, slow on a CPU; convolutions become
+# grouped ones. The limits keep "auto" from ever choosing the slower way where we measured.
+BATCHED_LIMITS = {"cpu": dict(params=400_000, linear_params=100_000),
                   "cuda": dict(params=50_000_000, linear_params=50_000_000)}
 _warned: set = set()
 

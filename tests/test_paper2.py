@@ -90,3 +90,14 @@ def test_trajectory_grid_rows_and_columns():
     fig = plot.trajectory_grid(lambda x: 0.5 * x + 0.5 * train[:1], train, torch.rand(2, 1, 2, 2), [0, 3, 1])
     assert len(fig.axes) == 2 * 4                                      # 2 starts x (3 iterates + NN)
     assert fig.axes[2].get_title() == "t=3" and fig.axes[3].get_title() == "NN train"
+
+
+def test_single_filter_conv_ae_follows_fig9_and_fig10():
+    fig9 = models.single_filter_conv_ae(29)                            # paper 2, Fig 9
+    assert models.count_parameters(fig9) == 29 * 9
+    assert all((c.weight == 0.1).all() for c in fig9.convs)
+    assert isinstance(fig9.act, torch.nn.LeakyReLU)
+    x = torch.full((1, 1, 4, 4), -1.0)
+    assert fig9(x).shape == x.shape
+    fig10 = models.single_filter_conv_ae(5, init="xavier_uniform", skip_every=2)   # paper 2, Fig 10
+    assert fig10.skip_every == 2 and fig10.convs[0].weight.std() > 0

@@ -55,8 +55,8 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
     values = {name: c.value for name, c in controls.items()}
     if headless():
         fig = render(**values)
-        if title:
-            fig.suptitle(f"{title} (static: open the notebook in Jupyter to explore)", fontsize=9, y=1.02)
+        fig.text(0.5, 0.0, f"{title + ': ' if title else ''}static view of a headless run; open the notebook "
+                 "in Jupyter to explore", ha="center", va="top", fontsize=8, color="0.4")
         return fig
     import ipywidgets as w
 
