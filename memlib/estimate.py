@@ -42,18 +42,25 @@ class Job:
 
 def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, probe_steps: int = 3,
               **fit_kwargs) -> float:
-    """Seconds per training step of `build()` on `x` (one warm-up step, then `probe_steps` timed)."""
+    """Seconds per training step of `build()` on `x`: after a warm-up step, `fit` is timed for
+    `probe_steps` and for `2 * probe_steps` steps and the difference is divided by `probe_steps`, so
+    the per-call overhead (optimizer set-up, the final loss evaluation) is not counted as steps."""
     kw = {k: v for k, v in fit_kwargs.items() if k not in ("steps", "progress", "desc", "until_loss", "callbacks")}
     kw.setdefault("lr", 0.01)
     model = build_model(build, seed=0)
-    fit(model, x, target, steps=1, progress=False, **kw)                # warm-up (allocations, kernels)
-    if get_device().type == "cuda":
-        torch.cuda.synchronize()
-    start = time.perf_counter()
-    fit(model, x, target, steps=probe_steps, progress=False, **kw)
-    if get_device().type == "cuda":
-        torch.cuda.synchronize()
-    return (time.perf_counter() - start) / max(probe_steps, 1)
+    n = max(int(probe_steps), 1)
+
+    def timed(steps):
+        if get_device().type == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        fit(model, x, target, steps=steps, progress=False, **kw)
+        if get_device().type == "cuda":
+            torch.cuda.synchronize()
+        return time.perf_counter() - start
+    timed(1)                                                             # warm-up (allocations, kernels)
+    short, long = timed(n), timed(2 * n)
+    return max(long - short, 0.25 * long) / n                            # noise can make the difference tiny
 
 
 def estimate_runtime(jobs, *, probe_steps: int = 3, timer=step_time) -> dict:
