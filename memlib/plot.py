@@ -43,8 +43,10 @@ def image_grid(rows, *, row_labels=None, col_labels=None, title=None, scale: flo
                 ax.set_title(col_labels[j], fontsize=8)
         if row_labels is not None:
             axes[i][0].set_ylabel(row_labels[i], rotation=0, ha="right", va="center", fontsize=9)
-    if title:
-        fig.suptitle(title, fontsize=11)
+    if title:   # room above the column labels, so the title never overlaps them
+        height = fig.get_figheight()
+        fig.subplots_adjust(top=1 - (0.55 if col_labels is not None else 0.35) / height)
+        fig.suptitle(title, fontsize=11, y=1 - 0.06 / height, va="top")
     return fig
 
 
