@@ -83,8 +83,7 @@ def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repe
         for m in model_counts:
             # the big FCN is ~100x slower per step on a CPU: fewer steps keep the bench short
             n_steps = max(3, steps // 4 // max(1, m // 8)) if name.startswith("fcn") and not cuda else steps
-            nets = [build_model(build, seed=s) for s in range(m)]
-            how = "single" if m == 1 else choose_strategy(nets)[0]
+            how = "single" if m == 1 else choose_strategy([build()] * m)[0]
             a, b = _measure(lambda k, s: naive(build, x, k, s), lambda k, s: memlib_way(build, x, k, s),
                             m, n_steps, warmup, repeats)
             rows.append(dict(case=name, models=m, strategy=how, steps=n_steps, naive_model_steps_per_s=round(a, 1),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import torch
 
 from .runtime import get_device
-from .store import build_model, fit_cached, fit_cached_seeds, is_cached
+from .store import build_model, fit_cached_seeds, is_cached
 from .train import fit
 
 
@@ -32,12 +32,11 @@ class Job:
     def train(self, **extra) -> list:
         """Train (or read from the cache) every seed: [(model, history), ...] in `seeds` order.
 
-        Seeds are trained together (`store.fit_cached_seeds`) unless `fit` must train them one at a
-        time (a subset of `parameters`, minibatches or callbacks); `extra` (e.g. desc) is not keyed."""
-        kw = {**self.fit_kwargs, **extra}
-        if any(self.fit_kwargs.get(k) for k in ("parameters", "batch_size", "callbacks")):
-            return [fit_cached(self.build, self.x, self.target, seed=s, steps=self.steps, **kw) for s in self.seeds]
-        return fit_cached_seeds(self.build, self.x, self.target, seeds=self.seeds, steps=self.steps, **kw)
+        `store.fit_cached_seeds` trains the missing seeds together where that is faster and one
+        after another where it must (minibatches, callbacks, partial training); `extra` (e.g. desc)
+        is not part of the cache key."""
+        return fit_cached_seeds(self.build, self.x, self.target, seeds=self.seeds, steps=self.steps,
+                                **self.fit_kwargs, **extra)
 
 
 def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, probe_steps: int = 3,

@@ -4,6 +4,8 @@ from __future__ import annotations
 import torch
 
 from .dynamics import iterate
+from .models import WEIGHT_TYPES, weight_layers
+from .runtime import MemlibError
 
 
 def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -18,6 +20,30 @@ def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     denom = ac.norm(dim=1) * bc.norm(dim=1)
     r = (ac * bc).sum(1) / denom.clamp_min(1e-300)
     return torch.where(denom > 0, r, torch.zeros_like(r)).float()
+
+
+def _unit_centred(z: torch.Tensor) -> torch.Tensor:
+    """Rows of (N, ...) flattened, centred and scaled to unit norm (a constant row becomes 0), so
+    that `a @ b.T` is the matrix of Pearson correlations."""
+    z = z.reshape(len(z), -1).double()
+    z = z - z.mean(1, keepdim=True)
+    n = z.norm(dim=1, keepdim=True)
+    return torch.where(n > 0, z / n.clamp_min(1e-300), torch.zeros_like(z))
+
+
+def nearest_train_scores(outputs: torch.Tensor, x_train: torch.Tensor, *, chunk: int = 4096
+                         ) -> tuple[torch.Tensor, torch.Tensor]:
+    """For each output (N, ...): its highest Pearson correlation with any training image (M, ...) and
+    that image's index (paper 3, Fig 8: every output is one of the training images; paper 1, App. J:
+    memorization of several examples). Training images are taken `chunk` at a time (60k MNIST fits)."""
+    out = _unit_centred(outputs.cpu())                                                # (N, d)
+    best = torch.full((len(out),), -float("inf"), dtype=torch.float64)
+    idx = torch.zeros(len(out), dtype=torch.long)
+    for i in range(0, len(x_train), chunk):
+        b, j = (out @ _unit_centred(x_train[i:i + chunk].cpu()).T).max(1)             # (N,), (N,)
+        better = b > best
+        best, idx = torch.where(better, b, best), torch.where(better, j + i, idx)
+    return best.float(), idx
 
 
 @torch.no_grad()
@@ -83,14 +109,8 @@ def multi_example_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: 
 
     Returns the mean over probes of the correlation to the probe ("corr_identity") and of the
     largest correlation to any training example ("corr_nearest_train")."""
-    out = predict(model, probes).reshape(len(probes), -1)                        # (N, d)
-
-    def unit_centred(v):                                                         # (K, d) -> (K, d)
-        v = v.double() - v.double().mean(1, keepdim=True)
-        return v / v.norm(dim=1, keepdim=True).clamp_min(1e-300)                 # a constant row stays 0
-    train = unit_centred(x_train.reshape(len(x_train), -1).cpu())                # (M, d)
-    nearest = torch.cat([(unit_centred(out) @ train[i:i + 4096].T).max(1, keepdim=True).values
-                         for i in range(0, len(train), 4096)], 1).max(1).values  # (N,)
+    out = predict(model, probes)                                                 # (N, ...)
+    nearest, _ = nearest_train_scores(out, x_train)                              # (N,)
     return {"corr_identity": correlation(out, probes).mean().item(), "corr_nearest_train": nearest.mean().item()}
 
 # -- worker B (ConvNet sweeps)
@@ -114,7 +134,6 @@ def band_scores(models, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
 def layer_modules(model: torch.nn.Module) -> list[torch.nn.Module]:
     """For each weight layer of `model`, the module whose output is that layer's output (the last
     leaf module before the next weight layer: the ReLU after a hidden conv, the last conv itself)."""
-    from .models import WEIGHT_TYPES
     leaves = [m for m in model.modules() if not list(m.children())]
     groups: list[list] = []
     for m in leaves:
@@ -123,7 +142,6 @@ def layer_modules(model: torch.nn.Module) -> list[torch.nn.Module]:
         elif groups:                       # modules before the first weight layer are not layers
             groups[-1].append(m)
     if not groups:
-        from .runtime import MemlibError
         raise MemlibError(f"{type(model).__name__} has no Linear/Conv layer to inspect")
     return [g[-1] for g in groups]
 
@@ -149,15 +167,6 @@ def layer_activations(model: torch.nn.Module, x: torch.Tensor, *, reduce=None, b
         for h in hooks:
             h.remove()
     return [torch.cat([p.cpu() for p in ps]) if torch.is_tensor(ps[0]) else ps for ps in parts]
-
-
-def _unit_centred(z: torch.Tensor) -> torch.Tensor:
-    """Rows of (N, ...) flattened, centred and scaled to unit norm (a constant row becomes 0), so
-    that `a @ b.T` is the matrix of Pearson correlations."""
-    z = z.reshape(len(z), -1).double()
-    z = z - z.mean(1, keepdim=True)
-    n = z.norm(dim=1, keepdim=True)
-    return torch.where(n > 0, z / n.clamp_min(1e-300), torch.zeros_like(z))
 
 
 @torch.no_grad()
@@ -207,10 +216,8 @@ def relative_weight_change(initial_model: torch.nn.Module, trained_model: torch.
     """Paper 1, App. G / Fig 15-17: d(W0, W*) = ||W0 - W*||_2 / ||W0||_2 for every weight layer
     (input to output), of its weight tensor (`tensor="weight"`) or its bias (`"bias"`); (L,).
     A layer whose initial tensor is zero (or absent) gives nan."""
-    from .models import weight_layers
     before, after = weight_layers(initial_model), weight_layers(trained_model)
     if len(before) != len(after):
-        from .runtime import MemlibError
         raise MemlibError(f"the models differ: {len(before)} vs {len(after)} weight layers")
     out = []
     for a, b in zip(before, after):
@@ -218,7 +225,8 @@ def relative_weight_change(initial_model: torch.nn.Module, trained_model: torch.
         if w0 is None or w0.norm() == 0:
             out.append(float("nan"))
             continue
-        out.append(((w1.detach().cpu().double() - w0.detach().cpu().double()).norm() / w0.detach().cpu().double().norm()).item())
+        w0, w1 = w0.detach().cpu().double(), w1.detach().cpu().double()
+        out.append(((w1 - w0).norm() / w0.norm()).item())
     return torch.tensor(out)
 
 
@@ -237,7 +245,6 @@ def most_correlated_channel(act: torch.Tensor, x: torch.Tensor) -> tuple[torch.T
     """Paper 1, Fig 12-14: per example, the channel of `act` (N, C, H, W) with the largest Pearson
     correlation to the input `x` (N, C_in, H, W; channels averaged). Returns ((N, H, W), index (N,))."""
     if act.shape[-2:] != x.shape[-2:] or len(act) != len(x):
-        from .runtime import MemlibError
         raise MemlibError(f"activations {tuple(act.shape)} and inputs {tuple(x.shape)} differ in size")
     n, c = act.shape[:2]
     a = _unit_centred(act.reshape(n * c, -1)).reshape(n, c, -1)                     # (N, C, HW)
@@ -279,10 +286,8 @@ class RepeatChannels(torch.nn.Module):
 def upper_subnetwork(model: torch.nn.Sequential, layers: int) -> torch.nn.Sequential:
     """Paper 1, Fig 20-22: the top `layers` layers of a ConvNet, taking a grayscale image directly
     (repeated across the channels the first kept layer expects). Shares the model's weights."""
-    from .models import WEIGHT_TYPES
     starts = [i for i, m in enumerate(model) if isinstance(m, WEIGHT_TYPES)]
     if not 1 <= layers <= len(starts):
-        from .runtime import MemlibError
         raise MemlibError(f"the model has {len(starts)} layers; cannot take the top {layers}")
     first = starts[-layers]
     return torch.nn.Sequential(RepeatChannels(model[first].in_channels), *list(model)[first:])
@@ -314,14 +319,6 @@ def predict_each_batchnorm(model: torch.nn.Module, x: torch.Tensor) -> torch.Ten
     net = copy.deepcopy(model).train()
     dev = next(net.parameters()).device
     return torch.cat([net(xi[None].to(dev)).cpu() for xi in x])
-
-
-def nearest_train_scores(outputs: torch.Tensor, x_train: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """For each output (N, ...): its highest correlation with any training image and that image's
-    index (paper 3, Fig 8: every output is one of the training images)."""
-    corr = torch.stack([correlation(outputs, xt[None]) for xt in x_train], 1)    # (N, n_train)
-    best, idx = corr.max(1)
-    return best, idx
 
 
 def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float = 0.05,

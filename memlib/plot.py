@@ -173,8 +173,8 @@ def layer_maps_side_by_side(nets: dict, x: torch.Tensor, *, col_names=None, titl
         rows.append(torch.cat([unit_range(metrics.top_singular_map(a[layer])) for a in acts.values()]))
     names = col_names or [str(i) for i in range(len(x))]
     cols = [f"{label}\n{n}" for label in nets for n in names]
-    return _titled(image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(rows))],
-                              col_labels=cols, scale=scale), title)
+    return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(rows))],
+                      col_labels=cols, scale=scale, title=title)
 
 # -- worker C (inside the ConvNets)
 
@@ -228,16 +228,8 @@ def intermediate_grid(model, x, *, kinds=("svd",), col_names=None, title=None, s
     names = col_names or [str(i) for i in range(len(x))]
     short = {"svd": "SV", "most_correlated": "max-corr", "random": "ch. 0"}
     cols = [f"{short[k]}\n{n}" if len(kinds) > 1 else n for k in kinds for n in names]
-    return _titled(image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(acts) + 1)],
-                              col_labels=cols, scale=scale), title)
-
-
-def _titled(fig, title):
-    """A suptitle placed above the column labels of an `image_grid`."""
-    if title:
-        top = max(ax.get_position().y1 for ax in fig.axes)
-        fig.suptitle(title, fontsize=11, y=top + 0.42 / fig.get_figheight(), va="bottom")
-    return fig
+    return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(acts) + 1)],
+                      col_labels=cols, scale=scale, title=title)
 
 
 def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None, title=None, scale: float = 0.55):
@@ -255,7 +247,7 @@ def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None
             n_layers = len(metrics.layer_modules(model))
             layer = n_layers - k + 1 + (i if all_layers else k - 1)
             labels.append(f"{label}: layer {layer}/{n_layers}" if all_layers else label)
-    return _titled(image_grid(rows, row_labels=labels, col_labels=col_labels, scale=scale), title)
+    return image_grid(rows, row_labels=labels, col_labels=col_labels, scale=scale, title=title)
 
 
 # ---------------------------------------------------------------- paper 2: attractors

@@ -263,8 +263,9 @@ def train_classifier(x, y, *, init_norm: float, epochs: int, lr: float, seed: in
 def train_seed_band(x, y, *, seeds, desc=None, **kwargs) -> list:
     """Records of `train_classifier(x, y, seed=s, **kwargs)` for each seed (diverged runs left out).
 
-    BatchNorm nets with minibatches and a recorder cannot take fit's batched many-model path, so the
-    seeds train one after the other (each cached on its own)."""
+    Each seed goes through `train_classifier` (its own `fit_cached` entry, the key `fit_cached_seeds`
+    would use) so that a diverged seed is reported and left out instead of stopping the band; BatchNorm
+    nets with minibatches and a recorder train one at a time anyway."""
     out = []
     for s in seeds:
         _, rec = train_classifier(x, y, seed=s, desc=f"{desc or 'run'}, seed {s}", **kwargs)
