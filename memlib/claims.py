@@ -454,8 +454,8 @@ PAPER4: list[Claim] = [
     Claim("p4.nc1_falls_bnwd", 4, "beyond the paper / Sec 2.1, Lemma 1.4, ref. [12]",
           "With BN + WD (initial norm 0.1), NC1 of the last hidden layer at the end is below its value at the "
           "start of the terminal phase (first epoch with zero training error), for each of 3 seeds "
-          "(paper profile only: quick's BN + WD runs stay at loss ~0.06-0.1, not the near-zero-loss minima "
-          "the prediction is about, and one of 3 seeds measured 2.7)",
+          "(paper profile only: in quick NC1 falls until TPT starts, near epoch 6, then drifts back up: "
+          "worst seed 1.18 at lr 0.01, 2.7 at lr 0.1)",
           "band.bnwd.nc1_end_over_tpt_max", "<", 1.0, ("paper",)),
     Claim("p4.margin_spread_shrinks_seed_band", 4, "beyond the paper / Observation 2",
           "With BN + WD (initial norm 0.1), the margins' spread std/mean at the end is below its value at the "

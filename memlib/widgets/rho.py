@@ -71,8 +71,10 @@ def render_rho(batchnorm: bool, weight_decay: float, init_norm: float, *, x, y, 
 
 
 def rho_explorer(x, y, *, epochs: int, width: int = 64, channels: int = 32, norms=(0.1, 1.0, 5.0, 6.0, 7.0),
-                 weight_decays=(0.0, 0.01), x_test=None, y_test=None, seed: int = 0):
-    """ipywidgets: BN on/off, weight decay, initial norm -> `render_rho` (starts at BN + WD 0.01, norm 0.1)."""
+                 weight_decays=(0.0, 0.01), x_test=None, y_test=None, seed: int = 0,
+                 lr_bnwd: float | None = None):
+    """ipywidgets: BN on/off, weight decay, initial norm -> `render_rho` (starts at BN + WD 0.01, norm 0.1).
+    `lr_bnwd` replaces the paper's lr for BN + weight decay (the notebook's quick profile uses 0.01)."""
     import ipywidgets as w
     controls = {
         "batchnorm": w.Checkbox(value=True, description="BatchNorm"),
@@ -82,8 +84,9 @@ def rho_explorer(x, y, *, epochs: int, width: int = 64, channels: int = 32, norm
     }
 
     def render(batchnorm, weight_decay, init_norm):
+        lr = lr_bnwd if batchnorm and weight_decay > 0 else None
         return render_rho(batchnorm, weight_decay, init_norm, x=x, y=y, epochs=epochs, width=width,
-                          channels=channels, seed=seed, x_test=x_test, y_test=y_test)
+                          channels=channels, seed=seed, x_test=x_test, y_test=y_test, lr=lr)
 
     return explorer(controls, render, title="Paper 4: rho dynamics under the square loss")
 
