@@ -101,3 +101,20 @@ def test_single_filter_conv_ae_follows_fig9_and_fig10():
     assert fig9(x).shape == x.shape
     fig10 = models.single_filter_conv_ae(5, init="xavier_uniform", skip_every=2)   # paper 2, Fig 10
     assert fig10.skip_every == 2 and fig10.convs[0].weight.std() > 0
+
+
+def test_fig12_kaiming_init_gives_larger_output_norm_than_xavier():
+    """Paper 2, App. I.2 / Fig 12: per layer Kaiming's weight variance is 2 / fan_in, Xavier's
+    2 / (fan_in + fan_out) (half of it for square layers), so over the nonlinear D_{a,b}'s seven
+    convolutions the output norm at initialization is several times larger under Kaiming."""
+    import functools
+    import statistics
+    from memlib.store import build_model
+    x = torch.rand(1, 3, 16, 16, generator=torch.Generator().manual_seed(0))
+    med = {}
+    for scheme in ("xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal"):
+        with torch.no_grad():
+            med[scheme] = statistics.median(
+                build_model(functools.partial(models.conv_autoencoder, 4, 12, nonlinear=True), seed=s, init=scheme)(x).norm().item()
+                for s in range(7))
+    assert min(med["kaiming_uniform"], med["kaiming_normal"]) > 3 * max(med["xavier_uniform"], med["xavier_normal"])
