@@ -60,7 +60,8 @@ def test_appendix_c_ranks_small_budget():
     for xs, k in ((torch.cat([E[:3], E[:1] + E[1:2]]), 3),):
         torch.manual_seed(0)
         model = models.network_ds()
-        train.fit(model, xs, steps=2000, lr=1e-3, optimizer="adam", progress=False)
+        # Adam at lr 1e-2 reaches loss ~1e-14 in 400 steps (the notebook: 2000 steps at 1e-3, same ranks)
+        train.fit(model, xs, steps=400, lr=1e-2, optimizer="adam", progress=False)
         row = metrics.conjecture_row(model, xs)
         assert row["span"] == k and row["r_min"] == 4
         assert row["rank"] == k and row["stored"] == k

@@ -9,6 +9,7 @@ from memlib import linalg
 from memlib.widgets import downsampling as W
 
 TINY = dict(size=8, ab=(2, 4), nd_ab=(2, 2), nl_ab=(2, 4), steps=3, nl_steps=3, n_eig=3)
+TINY_LR = 1e-3   # render_downsampling's default lr
 
 
 def test_training_set_takes_one_image_per_class():
@@ -38,6 +39,9 @@ def test_render_linear_then_cache_and_nonlinear():
     assert "from the cache" in W.render_downsampling("D", 2, "photo", **TINY)._suptitle.get_text()
     fig = W.render_downsampling("NLND", 1, "square", **TINY)
     assert "Jacobian" in fig.axes[3].get_title()
+    # nonlinear nets train at nl_lr: the same lr hits the cache, another one trains anew
+    assert "from the cache" in W.render_downsampling("NLND", 1, "noise", nl_lr=TINY_LR, **TINY)._suptitle.get_text()
+    assert "training" in W.render_downsampling("NLND", 1, "noise", nl_lr=5e-3, **TINY)._suptitle.get_text()
 
 
 def test_probe_kinds():
