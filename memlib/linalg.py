@@ -204,3 +204,22 @@ def stored_images(vals, imgs, x, *, value_tol: float = 0.05, resid_tol: float = 
     if not bool(near.any()):
         return 0
     return int((span_residual(imgs[near], x) < resid_tol).sum())
+
+
+def low_rank_spectrum(A, rank: int, *, seed: int = 0) -> torch.Tensor:
+    """Eigenvalues of a square matrix `A` (d, d) of rank <= `rank` (e.g. a network through a
+    `rank`-unit bottleneck), complex128, sorted by magnitude, padded with zeros to length d.
+
+    Q (d, rank), an orthonormal basis of range(A) from `A @ G` (G Gaussian), satisfies A Q = Q (Qᵀ A Q)
+    because range(A) is invariant under A: the nonzero eigenvalues of A are those of the small
+    `rank` x `rank` matrix Qᵀ A Q. Much cheaper than `spectrum` when rank << d (paper 2, Fig 7-8).
+    """
+    a = torch.as_tensor(A).detach().cpu().double()
+    d = a.shape[0]
+    if a.shape != (d, d):
+        raise ValueError(f"low_rank_spectrum needs a square matrix, got {tuple(a.shape)}")
+    k = min(rank, d)
+    g = torch.randn(d, k, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+    q, _ = torch.linalg.qr(a @ g)                                              # (d, k)
+    small = spectrum(q.T @ a @ q)                                              # (k,)
+    return torch.cat([small, torch.zeros(d - k, dtype=torch.complex128)])

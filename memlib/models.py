@@ -229,6 +229,53 @@ def single_filter_conv_ae(layers: int, *, activation: str = "leaky_relu",  # pap
     return initialize_(model, init, value=value if init == "constant" else None)
 
 
+def downsampling_d1(*, channels: int = 64, size: int = 32, in_channels: int = 3,  # paper 2, Fig 7: 32x32 CIFAR
+                    nonlinear: bool = False) -> nn.Sequential:
+    """Paper 2, Fig 7a (App. G): Network D1, stride-2 convolutions down to a 1x1 representation and back.
+
+    log2(`size`) bias-free 3x3 convolutions of stride 2 (`in_channels -> channels -> ...`, 32x32 -> 1x1),
+    then as many bias-free 4x4 transposed convolutions of stride 2 (1x1 -> 32x32, the last one to
+    `in_channels`). The figure's image is not in the text: channel count and the transposed
+    convolutions for the way up are our choice. Linear (one matrix, `linalg.operator_matrix`) unless
+    `nonlinear`, which puts a LeakyReLU after every layer (paper 2, Fig 5b / Fig 6).
+    """
+    levels = int(math.log2(size))
+    if 2 ** levels != size:
+        raise ValueError(f"downsampling_d1 needs a power-of-two image side, got {size}")
+    dims = [in_channels] + [channels] * levels
+    mods = [nn.Conv2d(a, b, 3, stride=2, padding=1, bias=False) for a, b in zip(dims[:-1], dims[1:])]
+    ups = [channels] * levels + [in_channels]
+    mods += [nn.ConvTranspose2d(a, b, 4, stride=2, padding=1, bias=False) for a, b in zip(ups[:-1], ups[1:])]
+    if not nonlinear:
+        return nn.Sequential(*mods)
+    return nn.Sequential(*[m for layer in mods for m in (layer, nn.LeakyReLU())])
+
+
+def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 layers at 4x4
+                    channels: int = 1, factor: int = 8,  # paper 2, Fig 8: 32x32 -> 4x4 after layer 1
+                    in_channels: int = 3, value: float | None = 1.8e-3) -> nn.Sequential:  # paper 2, Fig 8: every parameter 1.8e-3
+    """Paper 2, Fig 8a (App. G): Network D2, linear, bias-free.
+
+    Layer 1 downsamples by `factor` (an 8x8 convolution of stride 8: 32x32 -> 4x4, `channels`
+    filters), `layers - 2` `channels`-filter 3x3 convolutions (padding 1) act on the 4x4
+    representation, and an 8x8 transposed convolution of stride 8 brings it back to 32x32:
+    `layers` weight layers in all. The figure's image is not in the text: the kernel sizes of the
+    first and last layers and `channels` are our choice. `value`: every weight set to this constant
+    (None: PyTorch's default initialization).
+    """
+    if layers < 3:
+        raise ValueError("downsampling_d2 needs at least 3 layers (down, one at 4x4, up)")
+    mods = [nn.Conv2d(in_channels, channels, factor, stride=factor, bias=False)]
+    mods += [nn.Conv2d(channels, channels, 3, padding=1, bias=False) for _ in range(layers - 2)]
+    mods.append(nn.ConvTranspose2d(channels, in_channels, factor, stride=factor, bias=False))
+    model = nn.Sequential(*mods)
+    if value is not None:
+        with torch.no_grad():
+            for m in mods:
+                m.weight.fill_(value)
+    return model
+
+
 
 # ---------------------------------------------------------------- paper 3: downsampling networks
 

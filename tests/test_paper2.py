@@ -118,3 +118,34 @@ def test_fig12_kaiming_init_gives_larger_output_norm_than_xavier():
                 build_model(functools.partial(models.conv_autoencoder, 4, 12, nonlinear=True), seed=s, init=scheme)(x).norm().item()
                 for s in range(7))
     assert min(med["kaiming_uniform"], med["kaiming_normal"]) > 3 * max(med["xavier_uniform"], med["xavier_normal"])
+
+
+def test_low_rank_spectrum_matches_the_full_eigendecomposition():
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(60, 5, generator=g, dtype=torch.float64) @ torch.randn(5, 60, generator=g, dtype=torch.float64)
+    full = linalg.spectrum(a)
+    fast = linalg.low_rank_spectrum(a, 8)                              # rank bound above the true rank
+    assert fast.shape == full.shape
+    assert torch.allclose(fast.abs()[:5], full.abs()[:5], rtol=1e-8)
+    assert fast.abs()[5:].max() < 1e-9 and full.abs()[5:].max() < 1e-9
+
+
+def test_downsampling_d1_reaches_1x1_and_is_linear():
+    net = models.downsampling_d1(channels=4, size=8)                   # paper 2, Fig 7a, small
+    x = torch.randn(2, 3, 8, 8)
+    h = net[:3](x)                                                     # after log2(8) = 3 stride-2 convs
+    assert h.shape == (2, 4, 1, 1) and net(x).shape == x.shape
+    A = linalg.operator_matrix(net, (3, 8, 8))                         # raises unless linear
+    assert linalg.numerical_rank(A, rtol=1e-5) <= 4                    # through a 4-unit bottleneck
+    nl = models.downsampling_d1(channels=4, size=8, nonlinear=True)
+    assert sum(isinstance(m, torch.nn.LeakyReLU) for m in nl) == 6
+    with pytest.raises(ValueError):
+        models.downsampling_d1(size=12)
+
+
+def test_downsampling_d2_constant_init_and_4x4_representation():
+    net = models.downsampling_d2(layers=29, channels=2)                # paper 2, Fig 8a
+    assert len(models.weight_layers(net)) == 29
+    assert all((m.weight == 1.8e-3).all() for m in models.weight_layers(net))
+    x = torch.randn(1, 3, 32, 32)
+    assert net[0](x).shape == (1, 2, 4, 4) and net(x).shape == x.shape
