@@ -369,9 +369,10 @@ PAPER3: list[Claim] = [
           "fig4.default.rank", "<=", 1),
     Claim("p3.ds_default_outputs_train", 3, "Fig 4c",
           "DS (default init) is a point map (Sec. 2): its outputs on N(0,1) inputs are multiples of its output on the training image "
-          "(median |corr| over 2000 N(0,1) inputs > 0.99; a median, since a few inputs nearly orthogonal to the learned direction "
-          "make any mean over a handful of inputs swing by 0.01)",
-          "fig4.default.point_map_corr_median_2000", ">", 0.99),
+          "(mean |corr| over 2000 N(0,1) inputs > 0.99). Not reproduced: the learned operator's second singular value is "
+          "~0.03 of the first, so inputs nearly orthogonal to the learned direction come out elsewhere: mean 0.955 "
+          "(median 0.997, 69 % of inputs above 0.99); DS is the same in the paper profile, which checks it",
+          "fig4.default.point_map_corr_mean_2000", ">", 0.99, ("paper",)),
     Claim("p3.ds_xavier_point_map", 3, "Sec. 3",
           "From Xavier-uniform initialization DS also learns a point map: rank(A_X) = 1. Not reproduced: DS from Xavier-uniform "
           "keeps a second singular value ~0.1 of the first (rank 2 at the 5 % cutoff) for every seed (0, 1) and optimizer "

@@ -269,11 +269,7 @@ def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 lay
     mods += [nn.Conv2d(channels, channels, 3, padding=1, bias=False) for _ in range(layers - 2)]
     mods.append(nn.ConvTranspose2d(channels, in_channels, factor, stride=factor, bias=False))
     model = nn.Sequential(*mods)
-    if value is not None:
-        with torch.no_grad():
-            for m in mods:
-                m.weight.fill_(value)
-    return model
+    return model if value is None else initialize_(model, "constant", value=value)
 
 
 
