@@ -94,10 +94,14 @@ def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weigh
                    capturable: bool = False):
     """The optimizer `name` over `params` (`capturable`: a step that a CUDA graph can capture)."""
     check_choice(name, OPTIMIZERS, "optimizer")
+    params = list(params)
+    # one fused kernel per step instead of a loop over the parameters: ~4 % more steps/s for
+    # paper 1's ConvNet on a 2-core CPU (python -m memlib bench); same update up to rounding
+    fused = {"fused": True} if not capturable and params and all(p.device.type == "cpu" for p in params) else {}
     if name == "sgd":
-        return torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay)
+        return torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay, **fused)
     if name == "adam":
-        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, capturable=capturable)
+        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, capturable=capturable, **fused)
     cls = {"adagrad": torch.optim.Adagrad, "rmsprop": torch.optim.RMSprop, "adamax": torch.optim.Adamax}[name]
     return cls(params, lr=lr, weight_decay=weight_decay)
 
