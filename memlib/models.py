@@ -79,7 +79,7 @@ def weight_layers(model: nn.Module) -> list[nn.Module]:
 
 
 INIT_SCHEMES = ("default", "xavier_normal", "xavier_uniform", "kaiming_normal", "kaiming_uniform",
-                "constant", "paper_default")
+                "constant", "paper_default", "uniform_per_layer_params")
 
 
 @torch.no_grad()
@@ -88,7 +88,10 @@ def initialize_(model: nn.Module, scheme: str = "default", *, value: float | Non
 
     "default" is PyTorch's own initialization (uniform, bound 1/sqrt(fan_in)); "constant" sets
     every weight to `value` (biases to 0). "paper_default" is what paper 1 (App. H.3) calls its
-    default: N(0, 1/(fan_in * fan_out)). Biases are zeroed by the non-default schemes.
+    default: N(0, 1/(fan_in * fan_out)). "uniform_per_layer_params" is how paper 3 (Sec. 3) describes
+    PyTorch's default: U(-a, a) with a = 1/sqrt(P), P the number of weights in the layer (for a
+    conv, c_out * c_in * k * k: sqrt(c_out) times smaller than the real default's 1/sqrt(fan_in)).
+    Biases are zeroed by the non-default schemes.
     """
     check_choice(scheme, INIT_SCHEMES, "initialization scheme")
     if scheme == "constant" and value is None:
@@ -111,6 +114,9 @@ def initialize_(model: nn.Module, scheme: str = "default", *, value: float | Non
         elif scheme == "paper_default":   # paper 1, App. H.3: "default" N(0, 1/(f_i f_o))
             fan_in, fan_out = nn.init._calculate_fan_in_and_fan_out(w)
             nn.init.normal_(w, 0.0, (fan_in * fan_out) ** -0.5)
+        elif scheme == "uniform_per_layer_params":   # paper 3, Sec. 3: U(-a, a), a = 1/sqrt(P)
+            bound = w.numel() ** -0.5
+            nn.init.uniform_(w, -bound, bound)
         if layer.bias is not None:
             nn.init.zeros_(layer.bias)
     return model

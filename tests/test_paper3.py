@@ -1,4 +1,7 @@
 """Paper 3's networks: the identity initialization of Network DS (App. A) and the architectures."""
+import math
+
+import pytest
 import torch
 from torch import nn
 
@@ -104,3 +107,16 @@ def test_predict_each_batchnorm_is_per_image_and_leaves_stats():
     alone = metrics.predict_each_batchnorm(net, x[1:2])
     assert torch.allclose(out[1:2], alone, atol=1e-6)
     assert torch.equal(net.down[0][1].running_mean, before) and not net.training
+
+
+def test_uniform_per_layer_params_init_bound_is_one_over_sqrt_weight_count():
+    # paper 3, Sec. 3: U(-a, a) with a = 1/sqrt(P), P the layer's number of weights
+    torch.manual_seed(0)
+    net = models.initialize_(models.conv_autoencoder(8, 12), "uniform_per_layer_params")
+    for layer in models.weight_layers(net):
+        c_out, c_in, k, _ = layer.weight.shape
+        bound = 1.0 / math.sqrt(c_out * c_in * k * k)
+        w = layer.weight
+        assert w.abs().max().item() <= bound
+        assert w.abs().max().item() > 0.9 * bound                 # fills the interval
+        assert w.std().item() == pytest.approx(bound / math.sqrt(3), rel=0.15)   # std of U(-a, a)
