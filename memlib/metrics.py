@@ -295,6 +295,13 @@ def upper_subnetwork(model: torch.nn.Sequential, layers: int) -> torch.nn.Sequen
 
 # ---------------------------------------------------------------- paper 2: attractors
 
+def nearest_train_corr(points: torch.Tensor, x_train: torch.Tensor) -> torch.Tensor:
+    """Paper 2, Fig 5/6: for each point (N, ...), the Pearson correlation with its nearest (Euclidean)
+    training example in `x_train` (M, ...): near 1 when the point "is" that training image (N,)."""
+    from .dynamics import nearest
+    idx, _ = nearest(points, x_train)
+    return correlation(points.cpu(), x_train.cpu()[idx])
+
 
 # ---------------------------------------------------------------- paper 3: downsampling
 

@@ -203,6 +203,7 @@ class LinearConvAE(nn.Module):
 def linear_conv_ae(layers: int, filters: int = 1, *,  # paper 2, Tables 1-2: 1 / 16 / 128 filters
                    kernel: int = 3,  # paper 2, App. F: kernel 3, padding 1, stride 1
                    in_channels: int = 1, init_std: float | None = None,
+                   init_value: float | None = None,
                    skip_every: int | None = None) -> LinearConvAE:
     """Paper 2, Theorem 4/5 and Tables 1-2: a linear convolutional autoencoder of `layers`
     convolutions (`in_channels -> filters -> ... -> filters -> in_channels`; `layers=1` maps
@@ -210,16 +211,24 @@ def linear_conv_ae(layers: int, filters: int = 1, *,  # paper 2, Tables 1-2: 1 /
 
     `init_std`: every weight drawn from N(0, init_std^2 / c_in) ("initialized close to zero"; the
     1 / c_in keeps nets with more filters equally close to zero); None keeps PyTorch's default.
+    `init_value`: every weight set to this constant instead (as paper 2 initializes its other conv
+    nets, Fig 8: 1.8e-3, Fig 9: 1e-1); give at most one of `init_std` and `init_value`.
     `skip_every`: see `LinearConvAE`.
     """
     if layers < 1:
         raise ValueError("a linear conv autoencoder needs at least one layer")
+    if init_std is not None and init_value is not None:
+        raise ValueError("give init_std or init_value, not both")
     dims = [in_channels] + [filters] * (layers - 1) + [in_channels]
     convs = [nn.Conv2d(a, b, kernel, stride=1, padding=kernel // 2, bias=False) for a, b in zip(dims[:-1], dims[1:])]
     if init_std is not None:
         with torch.no_grad():
             for c in convs:
                 c.weight.normal_(0.0, init_std / math.sqrt(c.in_channels))
+    if init_value is not None:
+        with torch.no_grad():
+            for c in convs:
+                c.weight.fill_(init_value)
     return LinearConvAE(convs, skip_every)
 
 

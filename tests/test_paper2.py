@@ -149,3 +149,23 @@ def test_downsampling_d2_constant_init_and_4x4_representation():
     assert all((m.weight == 1.8e-3).all() for m in models.weight_layers(net))
     x = torch.randn(1, 3, 32, 32)
     assert net[0](x).shape == (1, 2, 4, 4) and net(x).shape == x.shape
+
+
+def test_linear_conv_ae_constant_init_value():
+    net = models.linear_conv_ae(3, 1, init_value=0.01)                 # paper 2, Table 2: every weight = c
+    assert all((c.weight == 0.01).all() for c in net.convs)
+    x = torch.randn(1, 1, 2, 2)
+    # on a 2x2 image a 3x3 kernel with padding 1 sees every pixel: each layer maps x to c * sum(x) everywhere
+    expected = 0.01 * (4 * 0.01) * (4 * 0.01) * x.sum() * torch.ones_like(x)
+    torch.testing.assert_close(net(x), expected)
+    with pytest.raises(ValueError):
+        models.linear_conv_ae(3, init_std=0.1, init_value=0.1)
+
+
+def test_nearest_train_corr_uses_the_euclidean_nearest_example():
+    from memlib import metrics
+    train = torch.tensor([[1.0, 0.0, 0.0], [0.0, 0.0, 5.0]])
+    points = torch.tensor([[2.0, 0.0, 0.1], [0.0, 0.1, 4.0]])          # nearest: example 0, example 1
+    expected = torch.stack([metrics.correlation(points[:1], train[:1])[0],
+                            metrics.correlation(points[1:], train[1:])[0]])
+    torch.testing.assert_close(metrics.nearest_train_corr(points, train), expected)

@@ -55,3 +55,10 @@ def test_explorer_builds():
     pytest.importorskip("ipywidgets")
     box = W.downsampling_explorer(**TINY)
     assert len(box.children) >= 3
+
+
+def test_render_passes_the_initialization_to_the_cache_key():
+    # the notebook's DEFAULT_INIT: another initialization is another net (trained anew), the same one is cached
+    kw = dict(TINY, init="uniform_per_layer_params")
+    assert "training" in W.render_downsampling("ND", 1, "noise", **kw)._suptitle.get_text()
+    assert "from the cache" in W.render_downsampling("ND", 1, "photo", **kw)._suptitle.get_text()

@@ -62,17 +62,18 @@ def network_builder(network: str, *, ab=(16, 48), nd_ab=(4, 4), nl_ab=(16, 48)):
 def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noise", *, size: int = 16,
                         ab=(16, 48), nd_ab=(4, 4), nl_ab=(16, 48), steps: int = 5000, nl_steps: int = 3000,
                         lr: float = 1e-3, nl_lr: float | None = None, until_loss: float = 1e-5, n_eig: int = 6,
-                        seed: int = 0, pool=None, test_pool=None) -> plt.Figure:
+                        seed: int = 0, init: str = "default", pool=None, test_pool=None) -> plt.Figure:
     """Figure: training images, probe and the net's output (top left), |eigenvalues| (top right),
     the top `n_eig` eigenvectors' real and imaginary parts as images (bottom). Adam with `lr` for the
-    linear nets and `nl_lr` (default: `lr`) for the nonlinear ones."""
+    linear nets and `nl_lr` (default: `lr`) for the nonlinear ones; `init` is the `models.initialize_`
+    scheme (the notebook's DEFAULT_INIT, so its nets come from the cache)."""
     x = training_set(n_images, size, pool=pool)                                # (k, 3, s, s)
     build = network_builder(network, ab=ab, nd_ab=nd_ab, nl_ab=nl_ab)
     nonlinear = network.startswith("NL")
     fit_kw = dict(steps=nl_steps if nonlinear else steps, lr=(nl_lr or lr) if nonlinear else lr,
                   until_loss=until_loss, optimizer="adam")
-    status = status_line(build, x, seed=seed, **fit_kw)
-    model, hist = fit_cached(build, x, seed=seed, desc=f"{network} on {n_images} image(s)", **fit_kw)
+    status = status_line(build, x, seed=seed, init=init, **fit_kw)
+    model, hist = fit_cached(build, x, seed=seed, init=init, desc=f"{network} on {n_images} image(s)", **fit_kw)
     p = probe_image(probe, size, x_train=x, test_pool=test_pool, seed=seed)  # (1, 3, s, s)
     out = metrics.predict(model, p)
     if network.startswith("NL"):
