@@ -3,7 +3,8 @@
 Seed bands and depth-fixed sweeps train dozens of tiny, independent models on the same input. Done
 one after another, each step pays Python and kernel-launch overhead per model; here the models'
 parameters are stacked (`torch.func.stack_module_state`) and one `vmap`-ed `functional_call` runs all of
-them at once (a grouped convolution / batched matmul underneath). The optimizers of memlib are all
+them at once (a batched matmul underneath); plain ConvNets run as one wide network of grouped
+convolutions (`grouped_forward`), in channels-last layout on a CPU, which is faster than vmap's. The optimizers of memlib are all
 elementwise, so one optimizer over the stacked tensors updates each model exactly as its own would;
 gradient clipping is done per model, and a model whose loss falls below `until_loss` is frozen at
 that step, as its own `fit` would stop. The result agrees with serial `fit` runs to floating-point
@@ -37,8 +38,14 @@ STRATEGIES = ("auto", "batched", "serial")
 # ConvNet 5x32 (79k) 1.1-1.3x faster, 20x32 (487k) even to 0.8x, 10x64 (823k) 1.14x. vmap turns
 # one-example Linear layers into batched matrix-vector products, slow on a CPU; convolutions become
 # grouped ones. The limits keep "auto" from ever choosing the slower way where we measured.
-BATCHED_LIMITS = {"cpu": dict(params=400_000, linear_params=100_000),
-                  "cuda": dict(params=50_000_000, linear_params=50_000_000)}
+# Plain ConvNets (is_plain_convnet) are batched as one grouped convolution per layer (grouped_forward),
+# channels-last on a CPU; measured on the 2-core CPU, 3 models on one 28x28 image, serial -> batched:
+# 5x32 246 -> 303, 10x32 110 -> 135, 20x32 53 -> 63, 10x64 41.7 -> 39.3, 5x128 30.9 -> 24.1 (8 x 5x32:
+# 222 -> 382, vmap 321). Hence `conv_channels`: the widest such ConvNet "auto" batches.
+# `group`: at most this many models per batched computation (32 ConvNets 5x32, model-steps/s against
+# naive: all at once 1.04-1.17x; in groups of 4 / 8 / 16: 1.41 / 1.48 / 1.33x).
+BATCHED_LIMITS = {"cpu": dict(params=400_000, linear_params=100_000, conv_channels=32, group=8),
+                  "cuda": dict(params=50_000_000, linear_params=50_000_000, conv_channels=4096, group=1024)}
 _warned: set = set()
 
 
@@ -74,6 +81,9 @@ def choose_strategy(models, strategy: str = "auto", **fit_kwargs) -> tuple[str, 
     if len(models) == 1:
         return "serial", None
     limits = BATCHED_LIMITS.get(get_device().type, BATCHED_LIMITS["cpu"])
+    if is_plain_convnet(models[0]):
+        widest = max(m.out_channels for m in models[0] if isinstance(m, nn.Conv2d))
+        return ("batched", None) if widest <= limits["conv_channels"] else ("serial", None)
     size = sum(p.numel() for p in models[0].parameters())
     linear = sum(p.numel() for m in models[0].modules() if isinstance(m, nn.Linear) for p in m.parameters())
     if size > limits["params"] or linear > limits["linear_params"]:
@@ -109,7 +119,11 @@ def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | No
         return [fit(m, x, target, seed=s, batch_size=batch_size, parameters=parameters, callbacks=callbacks,
                     desc=f"{desc or 'fit'} {i + 1}/{len(models)}", **kw)
                 for i, (m, s) in enumerate(zip(models, seeds))]
-    return _fit_batched(models, x, target, desc=desc, **kw)
+    group = BATCHED_LIMITS.get(get_device().type, BATCHED_LIMITS["cpu"])["group"]
+    hists = []
+    for i in range(0, len(models), group):                      # independent models: chunks train alike
+        hists += _fit_batched(models[i:i + group], x, target, desc=desc, **kw)
+    return hists
 
 
 def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_decay, schedule, loss,
@@ -132,7 +146,12 @@ def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_de
     def one_loss(p, b):
         return loss_fn(functional_call(base, (p, b), (x,)), target)
 
-    all_losses = vmap(one_loss)                                   # -> (M,)
+    if is_plain_convnet(base):                                    # one wide grouped convolution per layer
+        def all_losses(p, b):                                     # -> (M,)
+            out = grouped_forward(base, p, x, len(models))        # (N, M, C, H, W)
+            return torch.stack([loss_fn(out[:, i], target) for i in range(len(models))])
+    else:
+        all_losses = vmap(one_loss)                               # -> (M,)
     use_graph = cuda_graph and graph_blocker(device, optimizer=optimizer, static_shapes=True,
                                              until_loss=until_loss) is None
     opt = make_optimizer(stacked, optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay,
@@ -209,6 +228,40 @@ def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_de
     for h in hists:
         h.wall_time = wall / n_models
     return hists
+
+
+ELEMENTWISE = (nn.ReLU, nn.LeakyReLU, nn.Tanh, nn.Sigmoid, nn.Identity, nn.ELU, nn.GELU, nn.Softplus)
+
+
+def is_plain_convnet(model: nn.Module) -> bool:
+    """A Sequential of ungrouped, zero-padded Conv2d layers and parameter-free elementwise activations
+    (paper 1's ConvNets): what `grouped_forward` computes."""
+    return isinstance(model, nn.Sequential) and len(model) > 0 and isinstance(model[0], nn.Conv2d) and all(
+        (isinstance(m, nn.Conv2d) and m.groups == 1 and m.padding_mode == "zeros") or isinstance(m, ELEMENTWISE)
+        for m in model)
+
+
+def grouped_forward(base: nn.Sequential, params: dict, x: torch.Tensor, n_models: int) -> torch.Tensor:
+    """All `n_models` ConvNets (stacked `params`: name -> (M, *shape)) applied to `x` (N, C, H, W) as one
+    wide network: the first convolution maps the shared input to M x C channels, every later one is a
+    convolution with `groups=M`, so model i only ever sees its own channels. Returns (N, M, C_out, H', W').
+
+    Same arithmetic as M separate convolutions; on a CPU in channels-last layout the grouped
+    convolution runs ~1.4x faster than vmap's (measured: 8 x 32 channels, 28x28: 2.4 vs 3.5 ms for
+    forward + backward), which is what makes batched ConvNets pay on 2 cores.
+    """
+    h = x.to(memory_format=torch.channels_last) if x.device.type == "cpu" else x
+    first = True
+    for i, m in enumerate(base):
+        if not isinstance(m, nn.Conv2d):
+            h = m(h)
+            continue
+        w = params[f"{i}.weight"]                                   # (M, C_out, C_in, k, k)
+        b = params.get(f"{i}.bias")                                 # (M, C_out) or None
+        h = torch.nn.functional.conv2d(h, w.reshape(-1, *w.shape[2:]), None if b is None else b.reshape(-1),
+                                       m.stride, m.padding, m.dilation, 1 if first else n_models)
+        first = False
+    return h.reshape(h.shape[0], n_models, -1, *h.shape[2:])
 
 
 @torch.no_grad()

@@ -95,9 +95,51 @@ def test_auto_strategy_trains_big_models_serially(monkeypatch):
     small, big = [models.convnet(2, channels=3)] * 2, [models.fcn(64, 1, width=64)] * 2
     wide_fcn = [models.fcn(784, 3, width=2048)] * 2                      # the bench's fcn3x2048
     assert choose_strategy(wide_fcn) == ("serial", None) and choose_strategy(small) == ("batched", None)
-    monkeypatch.setitem(ensemble.BATCHED_LIMITS, "cpu", dict(params=1000, linear_params=1000))
-    assert choose_strategy(small) == ("batched", None) and choose_strategy(big) == ("serial", None)
+    assert choose_strategy([models.convnet(20, channels=32, kernel=5)] * 3) == ("batched", None)   # grouped
+    assert choose_strategy([models.convnet(5, channels=128)] * 3) == ("serial", None)             # too wide
+    monkeypatch.setitem(ensemble.BATCHED_LIMITS, "cpu", dict(params=1000, linear_params=1000, conv_channels=2))
+    assert choose_strategy(small) == ("serial", None) and choose_strategy(big) == ("serial", None)
     assert choose_strategy(big, "batched") == ("batched", None)
+
+
+def _strided_leaky_convnet():
+    return torch.nn.Sequential(torch.nn.Conv2d(3, 5, 3, stride=2, padding=1), torch.nn.LeakyReLU(0.1),
+                               torch.nn.Conv2d(5, 4, 3, padding=1, bias=False), torch.nn.Tanh(),
+                               torch.nn.Conv2d(4, 3, 1))
+
+
+def test_grouped_forward_equals_each_models_own_forward():
+    from torch.func import stack_module_state
+    nets = [build_model(_strided_leaky_convnet, seed=s) for s in range(3)]
+    params, _ = stack_module_state(nets)
+    x = torch.randn(2, 3, 8, 8)
+    out = ensemble.grouped_forward(nets[0], params, x, 3)              # (N, M, C, H, W)
+    assert out.shape == (2, 3, 3, 4, 4)
+    for i, net in enumerate(nets):
+        torch.testing.assert_close(out[:, i], net(x), rtol=1e-5, atol=1e-6)
+
+
+def test_what_grouped_forward_accepts():
+    assert ensemble.is_plain_convnet(models.convnet(3, channels=4))
+    assert ensemble.is_plain_convnet(_strided_leaky_convnet())
+    assert not ensemble.is_plain_convnet(models.fcn(36, 2, width=8))
+    assert not ensemble.is_plain_convnet(torch.nn.Sequential(torch.nn.Conv2d(2, 2, 3, groups=2)))
+    assert not ensemble.is_plain_convnet(torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.BatchNorm2d(2)))
+    assert not ensemble.is_plain_convnet(torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.Flatten()))
+
+
+def test_batched_strided_convnet_matches_serial_fits():
+    x = torch.randn(2, 3, 8, 8)
+    target = torch.randn(2, 3, 4, 4)
+    serial = [build_model(_strided_leaky_convnet, seed=s) for s in (0, 1)]
+    hs = [fit(m, x, target, steps=20, lr=0.05, momentum=0.9, progress=False) for m in serial]
+    batched = [build_model(_strided_leaky_convnet, seed=s) for s in (0, 1)]
+    hb = fit_many(batched, x, target, steps=20, lr=0.05, momentum=0.9, progress=False, strategy="batched")
+    for a, b in zip(serial, batched):
+        for (n, p), q in zip(a.named_parameters(), b.parameters()):
+            torch.testing.assert_close(q, p, rtol=1e-4, atol=1e-5, msg=n)
+    for a, b in zip(hs, hb):
+        torch.testing.assert_close(torch.tensor(b.loss), torch.tensor(a.loss), rtol=1e-4, atol=1e-6)
 
 
 def test_seed_band_cache_matches_single_fits_with_minibatches():
@@ -121,3 +163,14 @@ def test_bench_writes_its_table(tmp_path):
     saved = json.loads((tmp_path / "bench.json").read_text())
     assert saved["cases"] == out["cases"] and [r["models"] for r in out["cases"]] == [1, 2]
     assert all(r["naive_model_steps_per_s"] > 0 and r["memlib_model_steps_per_s"] > 0 for r in out["cases"])
+
+
+def test_large_ensembles_train_in_groups_like_serial_fits(monkeypatch):
+    monkeypatch.setitem(ensemble.BATCHED_LIMITS, "cpu", dict(ensemble.BATCHED_LIMITS["cpu"], group=2))
+    build = functools.partial(models.convnet, 2, channels=3)
+    serial, batched, hs, hb = _serial_and_batched(build, torch.randn(1, 1, 6, 6), [0, 1, 2, 3, 4], steps=10,
+                                                  lr=0.05, momentum=0.9)
+    assert len(hb) == 5
+    for a, b in zip(serial, batched):
+        for p, q in zip(a.parameters(), b.parameters()):
+            torch.testing.assert_close(q, p, rtol=1e-4, atol=1e-5)
