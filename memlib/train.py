@@ -95,9 +95,11 @@ def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weigh
     """The optimizer `name` over `params` (`capturable`: a step that a CUDA graph can capture)."""
     check_choice(name, OPTIMIZERS, "optimizer")
     params = list(params)
-    # one fused kernel per step instead of a loop over the parameters: ~4 % more steps/s for
-    # paper 1's ConvNet on a 2-core CPU (python -m memlib bench); same update up to rounding
-    fused = {"fused": True} if not capturable and params and all(p.device.type == "cpu" for p in params) else {}
+    # one fused kernel per step instead of a loop over the parameters: ~4 % more steps/s for paper 1's
+    # ConvNet (79k parameters) on the 2-core CPU, but 10-20 % fewer for the 3 x 2048 FCN (11.6M), whose
+    # update is memory-bound and which the fused CPU kernel runs slower (python -m memlib bench)
+    small = sum(p.numel() for p in params) <= 1_000_000
+    fused = {"fused": True} if small and not capturable and params and all(p.device.type == "cpu" for p in params) else {}
     if name == "sgd":
         return torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay, **fused)
     if name == "adam":
