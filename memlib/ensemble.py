@@ -4,7 +4,8 @@ Seed bands and depth-fixed sweeps train dozens of tiny, independent models on th
 one after another, each step pays Python and kernel-launch overhead per model; here the models'
 parameters are stacked (`torch.func.stack_module_state`) and one `vmap`-ed `functional_call` runs all of
 them at once (a batched matmul underneath); plain ConvNets run as one wide network of grouped
-convolutions (`grouped_forward`), in channels-last layout on a CPU, which is faster than vmap's. The optimizers of memlib are all
+convolutions (`grouped_forward`), in channels-last layout on a CPU, which is faster than vmap's. Big
+models that are faster one at a time run as whole `fit`s in parallel threads on a CPU (`_fit_threads`). The optimizers of memlib are all
 elementwise, so one optimizer over the stacked tensors updates each model exactly as its own would;
 gradient clipping is done per model, and a model whose loss falls below `until_loss` is frozen at
 that step, as its own `fit` would stop. The result agrees with serial `fit` runs to floating-point
@@ -116,6 +117,9 @@ def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | No
         if reason and len(models) > 1 and reason not in _warned:
             _warned.add(reason)
             warnings.warn(f"training {len(models)} models one after another: {reason}", stacklevel=3)
+        workers = torch.get_num_threads()
+        if reason is None and get_device().type == "cpu" and workers > 1 and len(models) >= 2 * workers:
+            return _fit_threads(models, seeds, x, target, workers, desc=desc, **kw)
         return [fit(m, x, target, seed=s, batch_size=batch_size, parameters=parameters, callbacks=callbacks,
                     desc=f"{desc or 'fit'} {i + 1}/{len(models)}", **kw)
                 for i, (m, s) in enumerate(zip(models, seeds))]
@@ -124,6 +128,31 @@ def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | No
     for i in range(0, len(models), group):                      # independent models: chunks train alike
         hists += _fit_batched(models[i:i + group], x, target, desc=desc, **kw)
     return hists
+
+
+def _fit_threads(models, seeds, x, target, workers: int, *, desc=None, progress=True, **kw) -> list[History]:
+    """Big models on a CPU: `workers` Python threads, each running whole `fit`s with one intra-op thread
+    (PyTorch releases the GIL inside its kernels). For a memory-bound 3 x 2048 FCN two one-thread fits
+    at once beat one two-thread fit after another by ~1.3x (measured: 4 models 75 -> 100 model-steps/s);
+    the arithmetic of each fit is its own, as serial."""
+    from concurrent.futures import ThreadPoolExecutor
+    saved = torch.get_num_threads()
+    bar = progress_bar(total=len(models), desc=f"{desc or 'fit'} x{len(models)} ({workers} threads)", leave=False,
+                       disable=not progress)
+
+    def one(i):
+        torch.set_num_threads(1)                                  # this thread's OpenMP setting
+        h = fit(models[i], x, target, seed=seeds[i], progress=False, **kw)
+        bar.update(1)
+        return h
+
+    torch.set_num_threads(1)                                      # the shared intra-op pool
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            return list(pool.map(one, range(len(models))))
+    finally:
+        torch.set_num_threads(saved)
+        bar.close()
 
 
 def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_decay, schedule, loss,

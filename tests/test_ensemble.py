@@ -174,3 +174,22 @@ def test_large_ensembles_train_in_groups_like_serial_fits(monkeypatch):
     for a, b in zip(serial, batched):
         for p, q in zip(a.parameters(), b.parameters()):
             torch.testing.assert_close(q, p, rtol=1e-4, atol=1e-5)
+
+
+def test_big_models_in_threads_match_serial_fits_and_restore_threads(monkeypatch):
+    monkeypatch.setitem(ensemble.BATCHED_LIMITS, "cpu", dict(ensemble.BATCHED_LIMITS["cpu"], params=10))
+    saved = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        build = functools.partial(models.fcn, 36, 2, width=16)
+        assert choose_strategy([build()] * 4) == ("serial", None)
+        serial, threaded, hs, ht = _serial_and_batched(build, torch.randn(1, 1, 6, 6), [0, 1, 2, 3], strategy="auto",
+                                                       steps=15, lr=0.05, momentum=0.9)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(saved)
+    for a, b in zip(serial, threaded):
+        for p, q in zip(a.parameters(), b.parameters()):
+            torch.testing.assert_close(q, p, rtol=1e-5, atol=1e-6)
+    for a, b in zip(hs, ht):
+        assert a.steps == b.steps and a.loss == pytest.approx(b.loss, rel=1e-5)
