@@ -208,8 +208,15 @@ def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.
     else:
         x, y = load_images("digits")
         src = "digits"
-    img = x[(y == digit).nonzero()[0]]
+    img = x[first_of_each(y, [digit])]
     return resize(img, size).clamp(0, 1), src
+
+
+def first_of_each(y: torch.Tensor, classes=None) -> list[int]:
+    """The index of the first example of each class in `classes` (default: every label in `y`, sorted):
+    the papers' "one image per class" training sets."""
+    classes = y.unique().tolist() if classes is None else list(classes)
+    return [int((y == c).nonzero()[0]) for c in classes]
 
 
 # ---------------------------------------------------------------- probes

@@ -33,12 +33,10 @@ from .runtime import MemlibError, check_choice, get_device, progress_bar
 from .train import History, diverged, fit, make_optimizer, resolve_schedule_and_loss, scheduled_lr
 
 STRATEGIES = ("auto", "batched", "serial")
-# When "auto" trains batched, by device type: the largest model (parameters) and the most parameters in
-# Linear layers. Measured on the 2-core CPU, 8 models, one image (model-steps/s, serial -> batched):
-# FCN 2x64 (12k) 805 -> 1980, FCN 3x256 (534k) 374 -> 173, FCN 3x2048 (11.6M) 5x slower batched;
-# ConvNet 5x32 (79k) 1.1-1.3x faster, 20x32 (487k) even to 0.8x, 10x64 (823k) 1.14x. vmap turns
-# one-example Linear layers into batched matrix-vector products, slow on a CPU; convolutions become
-# grouped ones. The limits keep "auto" from ever choosing the slower way where we measured.
+# When "auto" trains batched, by device type. Models that go through vmap: the largest model (parameters)
+# and the most parameters in Linear layers. Measured on the 2-core CPU, 8 models, one image (model-steps/s,
+# serial -> batched): FCN 2x64 (12k) 805 -> 1980, FCN 3x256 (534k) 374 -> 173, FCN 3x2048 (11.6M) 5x
+# slower batched: vmap turns one-example Linear layers into batched matrix-vector products, slow on a CPU.
 # Plain ConvNets (is_plain_convnet) are batched as one grouped convolution per layer (grouped_forward),
 # channels-last on a CPU; measured on the 2-core CPU, 3 models on one 28x28 image, serial -> batched:
 # 5x32 246 -> 303, 10x32 110 -> 135, 20x32 53 -> 63, 10x64 41.7 -> 39.3, 5x128 30.9 -> 24.1 (8 x 5x32:
@@ -172,14 +170,13 @@ def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_de
     stacked = list(params.values())
     base = copy.deepcopy(models[0]).to("meta")
 
-    def one_loss(p, b):
-        return loss_fn(functional_call(base, (p, b), (x,)), target)
-
     if is_plain_convnet(base):                                    # one wide grouped convolution per layer
         def all_losses(p, b):                                     # -> (M,)
             out = grouped_forward(base, p, x, len(models))        # (N, M, C, H, W)
             return torch.stack([loss_fn(out[:, i], target) for i in range(len(models))])
     else:
+        def one_loss(p, b):
+            return loss_fn(functional_call(base, (p, b), (x,)), target)
         all_losses = vmap(one_loss)                               # -> (M,)
     use_graph = cuda_graph and graph_blocker(device, optimizer=optimizer, static_shapes=True,
                                              until_loss=until_loss) is None
@@ -280,16 +277,14 @@ def grouped_forward(base: nn.Sequential, params: dict, x: torch.Tensor, n_models
     forward + backward), which is what makes batched ConvNets pay on 2 cores.
     """
     h = x.to(memory_format=torch.channels_last) if x.device.type == "cpu" else x
-    first = True
-    for i, m in enumerate(base):
+    for i, m in enumerate(base):                                    # base[0] is a Conv2d (is_plain_convnet)
         if not isinstance(m, nn.Conv2d):
             h = m(h)
             continue
         w = params[f"{i}.weight"]                                   # (M, C_out, C_in, k, k)
         b = params.get(f"{i}.bias")                                 # (M, C_out) or None
         h = torch.nn.functional.conv2d(h, w.reshape(-1, *w.shape[2:]), None if b is None else b.reshape(-1),
-                                       m.stride, m.padding, m.dilation, 1 if first else n_models)
-        first = False
+                                       m.stride, m.padding, m.dilation, 1 if i == 0 else n_models)
     return h.reshape(h.shape[0], n_models, -1, *h.shape[2:])
 
 

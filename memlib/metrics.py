@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from .dynamics import iterate
+from .dynamics import iterate, nearest
 from .models import WEIGHT_TYPES, weight_layers
 from .runtime import MemlibError
 
@@ -298,7 +298,6 @@ def upper_subnetwork(model: torch.nn.Sequential, layers: int) -> torch.nn.Sequen
 def nearest_train_corr(points: torch.Tensor, x_train: torch.Tensor) -> torch.Tensor:
     """Paper 2, Fig 5/6: for each point (N, ...), the Pearson correlation with its nearest (Euclidean)
     training example in `x_train` (M, ...): near 1 when the point "is" that training image (N,)."""
-    from .dynamics import nearest
     idx, _ = nearest(points, x_train)
     return correlation(points.cpu(), x_train.cpu()[idx])
 

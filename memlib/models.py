@@ -225,11 +225,8 @@ def linear_conv_ae(layers: int, filters: int = 1, *,  # paper 2, Tables 1-2: 1 /
         with torch.no_grad():
             for c in convs:
                 c.weight.normal_(0.0, init_std / math.sqrt(c.in_channels))
-    if init_value is not None:
-        with torch.no_grad():
-            for c in convs:
-                c.weight.fill_(init_value)
-    return LinearConvAE(convs, skip_every)
+    model = LinearConvAE(convs, skip_every)
+    return model if init_value is None else initialize_(model, "constant", value=init_value)
 
 
 def single_filter_conv_ae(layers: int, *, activation: str = "leaky_relu",  # paper 2, Fig 9-10: leaky ReLU
@@ -285,7 +282,6 @@ def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 lay
     mods.append(nn.ConvTranspose2d(channels, in_channels, factor, stride=factor, bias=False))
     model = nn.Sequential(*mods)
     return model if value is None else initialize_(model, "constant", value=value)
-
 
 
 # ---------------------------------------------------------------- paper 3: downsampling networks

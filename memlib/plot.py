@@ -296,7 +296,6 @@ def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, rank_rtol: floa
     return fig
 
 
-
 # ---------------------------------------------------------------- paper 4: rho dynamics
 # `runs` below is {initial norm: records} with records as memlib.rho.RhoRecorder writes them
 # (None for a diverged run, skipped).

@@ -129,3 +129,9 @@ def test_probe_panel_starts_with_the_training_image():
 def test_swiss_roll():
     pts = data.swiss_roll(500, seed=2)
     assert pts.shape == (500, 2) and pts.abs().max() <= 1.0
+
+
+def test_first_of_each_picks_the_first_example_of_every_class():
+    y = torch.tensor([3, 1, 3, 0, 1, 0])
+    assert data.first_of_each(y) == [3, 1, 0]                    # classes 0, 1, 3 in sorted order
+    assert data.first_of_each(y, (1, 3)) == [1, 0]

@@ -34,8 +34,7 @@ def training_set(n_images: int, size: int, *, pool=None) -> torch.Tensor:
     classes = y.unique()
     if not 1 <= n_images <= len(classes):
         raise ValueError(f"n_images must be between 1 and {len(classes)}, got {n_images}")
-    idx = [int((y == c).nonzero()[0]) for c in classes[:n_images]]
-    return data.resize(x[idx], size).clamp(0, 1)
+    return data.resize(x[data.first_of_each(y, classes[:n_images].tolist())], size).clamp(0, 1)
 
 
 def probe_image(kind: str, size: int, *, x_train=None, test_pool=None, seed: int = 0) -> torch.Tensor:
@@ -76,7 +75,7 @@ def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noi
     model, hist = fit_cached(build, x, seed=seed, init=init, desc=f"{network} on {n_images} image(s)", **fit_kw)
     p = probe_image(probe, size, x_train=x, test_pool=test_pool, seed=seed)  # (1, 3, s, s)
     out = metrics.predict(model, p)
-    if network.startswith("NL"):
+    if nonlinear:
         A, what = linalg.jacobian(model, p[0]).double().cpu(), "Jacobian at the probe"
     else:
         A, what = linalg.operator_matrix(model, tuple(x.shape[1:])), "operator A_X"

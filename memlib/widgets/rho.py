@@ -89,4 +89,3 @@ def rho_explorer(x, y, *, epochs: int, width: int = 64, channels: int = 32, norm
                           channels=channels, seed=seed, x_test=x_test, y_test=y_test, lr=lr)
 
     return explorer(controls, render, title="Paper 4: rho dynamics under the square loss")
-
