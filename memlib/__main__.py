@@ -1,7 +1,9 @@
 """`python -m memlib run | check | bench`: what run_all.sh calls.
 
 run    execute the notebooks headlessly with papermill into results/<profile>/<notebook>/, then check
-check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json
+check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json;
+       exits 1 on a regression: an outcome the claims' ledger does not expect, or with --against
+       BASELINE (a report.json of the same profile) a flipped outcome or a claim's metric that drifted
 bench  model-steps/s of the naive one-model-at-a-time baseline versus memlib; writes results/bench.json
 """
 from __future__ import annotations
@@ -61,6 +63,8 @@ def run(args) -> int:
     names = resolve_names(args.only)
     if args.data_root is not None and not Path(args.data_root).expanduser().is_dir():
         raise MemlibError(f"--data-root {args.data_root} is not a directory")
+    if args.against is not None:
+        _check_baseline(args.against, args.profile)
     import papermill as pm
     kernel = ensure_kernel()
     os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
@@ -88,13 +92,8 @@ def run(args) -> int:
             print(f"  {name} failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:200]}", flush=True)
             continue
         rows = claims.evaluate_notebook(name, _metrics(out_dir), args.profile)
-        counts = {s: sum(r["status"] == s for r in rows) for s in ("pass", "fail", "missing", "not checked")}
-        print(f"  done in {time.perf_counter() - t0:.0f} s; claims: "
-              + ", ".join(f"{n} {s}" for s, n in counts.items() if n), flush=True)
-    report = claims.check(results, args.profile)
-    bad = report["counts"]["fail"] + report["counts"]["missing"]
-    print(f"report: {results / args.profile / 'report.md'} ({', '.join(f'{n} {s}' for s, n in report['counts'].items() if n)})")
-    return 1 if failed or bad else 0
+        print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {_summary(rows)}", flush=True)
+    return _report(results, args.profile, args.against) or (1 if failed else 0)
 
 
 def _metrics(out_dir: Path) -> dict:
@@ -102,11 +101,48 @@ def _metrics(out_dir: Path) -> dict:
     return json.loads(p.read_text()) if p.exists() else {}
 
 
+def _summary(rows) -> str:
+    counted = [r for r in rows if r["about"] != "sanity"]
+    text = ", ".join(f"{sum(r['outcome'] == o for r in counted)} {o}" for o in claims.OUTCOMES)
+    regs = sum(r["regression"] for r in rows)
+    return text + (f"; {regs} REGRESSIONS" if regs else "; as the ledger expects")
+
+
+def _report(results: Path, profile: str, against) -> int:
+    """Write the report, print its headline and regressions; 1 when there is a regression."""
+    report = claims.check(results, profile, against=against)
+    c = report["counts"]
+    print(f"report: {results / profile / 'report.md'} ({c['reproduced']} reproduced, {c['not reproduced']} "
+          f"not reproduced, {c['not run']} not run; {len(report['regressions'])} regressions"
+          + (f" against the ledger and {against}" if against else " against the ledger") + ")")
+    for line in report["regressions"]:
+        print(f"  REGRESSION {line}")
+    comp = report["comparison"]
+    if comp:
+        print(f"  against {against}: {len(comp['flips'])} flipped, {len(comp['drifts'])} drifted "
+              f"({sum(bool(d['claims']) for d in comp['drifts'])} read by claims), {len(comp['absent'])} absent")
+    return 1 if report["regressions"] else 0
+
+
+def _check_baseline(path, profile: str) -> None:
+    """One clear line before any work when --against names no usable baseline report."""
+    p = Path(path)
+    try:
+        base = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise MemlibError(f"--against {path}: no such file; name a report.json (e.g. baselines/quick-cpu.json)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise MemlibError(f"--against {path} is not a JSON report ({e})") from None
+    if not isinstance(base, dict) or "claims" not in base:
+        raise MemlibError(f"--against {path} is not a report.json written by `python -m memlib check`")
+    if base.get("profile") != profile:
+        raise MemlibError(f"--against {path} is a {base.get('profile')!r} report; this is the {profile!r} profile")
+
+
 def check(args) -> int:
-    report = claims.check(Path(args.results_dir), args.profile)
-    print(claims.markdown(report["claims"]))
-    print(f"report: {Path(args.results_dir) / args.profile / 'report.md'}")
-    return 1 if report["counts"]["fail"] + report["counts"]["missing"] else 0
+    if args.against is not None:
+        _check_baseline(args.against, args.profile)
+    return _report(Path(args.results_dir), args.profile, args.against)
 
 
 def bench(args) -> int:
@@ -125,6 +161,9 @@ def main(argv=None) -> int:
         p = sub.add_parser(name)
         p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
         p.add_argument("--results-dir", default=str(ROOT / "results"))
+        p.add_argument("--against", default=None, metavar="BASELINE",
+                       help="a report.json of the same profile (e.g. baselines/quick-cpu.json): list flipped "
+                            "outcomes and drifted metrics; a flip or a claim's drift is a regression")
         if name == "run":
             p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
             p.add_argument("--only", action="append", help="run one notebook (repeatable): name or number")

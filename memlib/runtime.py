@@ -1,6 +1,11 @@
-"""Device, dtype, seeds and profiles: chosen in one place.
+"""Device, numerical policy, seeds and profiles: chosen in one place.
 
 Every other module asks `get_device()` for where tensors live; nothing calls `.cuda()`.
+`set_device` also sets the one numerical policy (`NUMERICS`): float32 everywhere, TF32 off for matrix
+products and convolutions. PyTorch's default lets cuDNN run float32 convolutions in TF32 on Ampere and
+Hopper GPUs (10-bit mantissa), which breaks the exact linear-operator checks of papers 2 and 3 and moves
+claims; the claims and the CPU baseline assume full float32. `numerics()` records what is in force
+(written into every notebook's provenance.json).
 `pick(profile, smoke=..., quick=..., paper=...)` is how a notebook scales one experiment to a
 profile without switching code.
 """
@@ -29,10 +34,42 @@ def check_choice(value, valid, what):
     return value
 
 
+NUMERICS = "float32, TF32 off"
+
+
+def set_numerics() -> None:
+    """Full float32 for matrix products and convolutions on every backend (TF32 off)."""
+    torch.set_default_dtype(torch.float32)
+    if hasattr(torch.backends, "fp32_precision"):      # torch >= 2.9: one switch for every backend
+        torch.backends.fp32_precision = "ieee"          # (the legacy allow_tf32 flags must not be mixed in)
+    else:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+
+
+def numerics() -> dict:
+    """The numerical settings in force, read back from torch (for provenance.json)."""
+    out = {"policy": NUMERICS, "default_dtype": str(torch.get_default_dtype()).replace("torch.", ""),
+           "threads": torch.get_num_threads()}
+    if hasattr(torch.backends, "fp32_precision"):
+        out.update(matmul_fp32=torch.backends.cuda.matmul.fp32_precision,
+                   conv_fp32=torch.backends.cudnn.conv.fp32_precision)
+        tf32 = "tf32" in (out["matmul_fp32"], out["conv_fp32"])
+    else:
+        out.update(matmul_tf32=torch.backends.cuda.matmul.allow_tf32, cudnn_tf32=torch.backends.cudnn.allow_tf32)
+        tf32 = out["matmul_tf32"] or out["cudnn_tf32"]
+    if tf32 or out["default_dtype"] != "float32":
+        out["policy"] = "NOT " + NUMERICS + " (changed after set_device)"
+    return out
+
+
 def set_device(name: str = "auto") -> torch.device:
-    """Select the device for the whole session: "auto" takes CUDA when there is one."""
+    """Select the device for the whole session ("auto" takes CUDA when there is one) and set the
+    numerical policy (float32, TF32 off) that every claim assumes."""
     global _device
     check_choice(name, DEVICES, "device")
+    set_numerics()
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available():
@@ -86,3 +123,23 @@ def progress_bar(**kwargs):
     else:
         from tqdm.auto import tqdm
     return tqdm(**kwargs)
+
+
+def atomic_write_text(path, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename, so a reader
+    never sees half a file and a failed write leaves the old one intact."""
+    import tempfile
+    from pathlib import Path
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

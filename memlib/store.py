@@ -24,7 +24,8 @@ import torch
 from . import claims as _claims
 from .models import initialize_
 from .plot import savefig
-from .runtime import MemlibError, PROFILES, check_choice, get_device, pick, seed_everything, set_device
+from .runtime import (MemlibError, PROFILES, atomic_write_text, check_choice, get_device, numerics, pick,
+                      seed_everything, set_device)
 from .ensemble import fit_many
 from .train import History, fit
 
@@ -214,6 +215,8 @@ class Run:
         seed_everything(seed)
         self.dir = Path(results_dir) / profile / notebook
         self.dir.mkdir(parents=True, exist_ok=True)
+        for stale in ("provenance.json", "metrics.json"):   # a run that fails from here on is no finished run
+            (self.dir / stale).unlink(missing_ok=True)
         self.cache = Cache(Path(os.environ.get("MEMLIB_CACHE", Path(results_dir) / "cache")))
         set_default_cache(self.cache)
         self.metrics: dict = {}
@@ -228,10 +231,32 @@ class Run:
         return pick(self.profile, **by_profile)
 
     def log(self, **metrics) -> None:
-        """Record named numbers (flat keys such as `fig2.closed_form_rel_err`) in metrics.json."""
+        """Record named numbers (flat keys such as `fig2.closed_form_rel_err`) in metrics.json.
+
+        A value is a number, or a sequence of numbers with one value per seed of a seed band (claims on
+        it hold only when they hold for every seed, with margin: memlib.claims)."""
         for k, v in metrics.items():
-            self.metrics[k] = float(v)
+            if isinstance(v, torch.Tensor):
+                v = v.detach().cpu().tolist() if v.numel() != 1 else v.item()
+            if hasattr(v, "__len__") and not isinstance(v, str):
+                v = [float(x) for x in v]
+            else:
+                v = float(v)
+            self.metrics[k] = v
         self._write("metrics.json", self.metrics)
+
+    def log_fit(self, prefix: str, hists, target: torch.Tensor) -> list[float]:
+        """Log how well a net (a History) or a seed band (a list of Histories) fitted `target`:
+        `<prefix>.final_loss` and `<prefix>.loss_ratio` = final MSE / the MSE of predicting zero
+        (one value per seed for a band). Claims about the net gate on the ratio (`claims.fitted(prefix)`).
+        Returns the ratios."""
+        band = isinstance(hists, (list, tuple))
+        losses = [h.final_loss for h in (hists if band else [hists])]
+        zero = target.detach().float().pow(2).mean().item()
+        ratios = [loss / zero if zero > 0 else float("inf") for loss in losses]
+        self.log(**{f"{prefix}.final_loss": losses if band else losses[0],
+                    f"{prefix}.loss_ratio": ratios if band else ratios[0]})
+        return ratios
 
     def savefig(self, fig, name: str) -> Path:
         path = savefig(fig, self.dir / f"{name}.png")
@@ -239,16 +264,17 @@ class Run:
         return path
 
     def _write(self, name, obj):
-        with open(self.dir / name, "w") as f:
-            json.dump(obj, f, indent=1, sort_keys=True)
+        atomic_write_text(self.dir / name, json.dumps(obj, indent=1, sort_keys=True))
 
     def finish(self):
-        """Write provenance.json and metrics.json; return this notebook's claims, checked."""
+        """Write metrics.json and provenance.json (which marks the run as finished); return this
+        notebook's claims with their outcomes."""
         wall = time.perf_counter() - self._start
         self._write("metrics.json", self.metrics)
         self._write("provenance.json", {
             "notebook": self.notebook, "parameters": self.params, "resolved_device": str(get_device()),
             "cuda_device": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
+            "numerics": numerics(),
             "wall_time_s": round(wall, 2), "git_commit": _git_commit(), "versions": _versions(),
             "cache_hits": self.cache.hits, "cache_misses": self.cache.misses, "figures": self.figures,
             "argv": sys.argv[:1], "finished": time.strftime("%Y-%m-%dT%H:%M:%S")})

@@ -1,41 +1,157 @@
+"""The claims ledger and the report: three outcomes, fit gates, seed-band margins, regressions, baselines."""
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from memlib import claims
 from memlib.__main__ import main, notebooks
+from memlib.claims import NOT_REPRODUCED, NOT_RUN, REPRODUCED, Claim
+
+PAPERS = Path(__file__).resolve().parents[2] / "shared" / "papers"
 
 
-def test_claims_are_well_formed():
+def _claim(**kw):
+    base = dict(id="t", paper=1, figure="Fig 0", quote="The net learns the identity map on every input.",
+                statement="x is big", metric="x", op=">", threshold=0.5, fit=("x.loss_ratio < 0.05",),
+                expect={"quick": REPRODUCED, "paper": REPRODUCED})
+    return Claim(**{**base, **kw})
+
+
+def test_every_claim_is_well_formed():
     ids = [c.id for c in claims.CLAIMS]
-    assert len(ids) == len(set(ids))
-    for c in claims.CLAIMS:
-        assert c.op in claims.OPS and c.paper in claims.NOTEBOOKS and c.figure and c.statement
-        assert set(c.profiles) <= {"smoke", "quick", "paper"} and c.profiles
+    assert len(ids) == len(set(ids)), "duplicate claim ids"
+    problems = {c.id: c.problems() for c in claims.CLAIMS if c.problems()}
+    assert not problems, problems
 
 
-def test_a_claim_can_fail_and_can_be_missing():
-    c = claims.Claim("t", 1, "Fig 0", "x is big", "x", ">", 0.5)
-    assert claims.evaluate(c, {"x": 0.9}, "quick")["status"] == "pass"
-    assert claims.evaluate(c, {"x": 0.1}, "quick")["status"] == "fail"
-    assert claims.evaluate(c, {}, "quick")["status"] == "missing"
-    assert claims.evaluate(c, {"x": 0.9}, "smoke")["status"] == "not checked"
-    assert claims.evaluate(c, None, "quick")["status"] == "not run"
-    rel = claims.Claim("t", 1, "Fig 0", "x above y", "x", ">", "y")
-    assert claims.evaluate(rel, {"x": 1, "y": 2}, "quick")["status"] == "fail"
+def test_problems_catch_a_claim_without_quote_gate_or_ledger():
+    c = _claim(quote="", fit=(), expect={"quick": NOT_REPRODUCED})
+    text = " ".join(c.problems())
+    assert "quote" in text and "fit gate" in text and "'paper'" in text and "say why" in text
+    assert _claim(about="init", fit=()).problems() == []
 
 
-def test_report_files(tmp_path):
-    nb = claims.NOTEBOOKS[1]
-    (tmp_path / "quick" / nb).mkdir(parents=True)
-    (tmp_path / "quick" / nb / "metrics.json").write_text(json.dumps({"fig2.linear1_vs_eq1_rel_err": 0.5}))
+def _normal(text):
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+@pytest.mark.skipif(not PAPERS.is_dir(), reason="the papers' text (../shared/papers) is not beside this checkout")
+def test_quotes_are_the_papers_words():
+    texts = {int(p.name[0]): _normal(p.read_text()) for p in PAPERS.glob("[1-4]_*.txt")}
+    wrong = [c.id for c in claims.CLAIMS
+             if not all(_normal(part) in texts[c.paper] for part in c.quote.split(" ... ") if part.strip())]
+    assert not wrong, f"quotes not found verbatim in the paper: {wrong}"
+
+
+def test_three_outcomes_and_the_fit_gate():
+    c = _claim()
+    fitted = {"x": 0.9, "x.loss_ratio": 0.01}
+    assert claims.evaluate(c, fitted, "quick")["outcome"] == REPRODUCED
+    row = claims.evaluate(c, {"x": 0.1, "x.loss_ratio": 0.01}, "quick")
+    assert row["outcome"] == NOT_REPRODUCED and row["regression"] and "0.1" in row["reason"]
+    row = claims.evaluate(c, {"x": 0.9, "x.loss_ratio": 0.4}, "quick")        # right answer, net never fitted
+    assert row["outcome"] == NOT_REPRODUCED and row["reason"].startswith("did not fit")
+    row = claims.evaluate(c, {"x": 0.9}, "quick")                             # the gate's metric is missing
+    assert row["outcome"] == NOT_REPRODUCED and "fit not measured" in row["reason"]
+    assert claims.evaluate(c, {}, "quick")["outcome"] == NOT_RUN
+    assert claims.evaluate(c, None, "quick")["outcome"] == NOT_RUN
+    smoke = claims.evaluate(c, fitted, "smoke")                               # code paths only
+    assert smoke["outcome"] == NOT_RUN and not smoke["regression"]
+    rel = _claim(threshold="y", fit=())
+    rel = Claim(**{**rel.__dict__, "about": "init"})
+    assert claims.evaluate(rel, {"x": 1, "y": 2}, "quick")["outcome"] == NOT_REPRODUCED
+
+
+def test_ledger_regressions_in_both_directions():
+    expected_failure = _claim(expect={"quick": NOT_REPRODUCED, "paper": REPRODUCED}, why="measured 0.3 at quick scale")
+    good = {"x": 0.9, "x.loss_ratio": 0.01}
+    row = claims.evaluate(expected_failure, good, "quick")                    # an unexpected pass is a regression too
+    assert row["outcome"] == REPRODUCED and row["regression"]
+    assert not claims.evaluate(expected_failure, {"x": 0.3, "x.loss_ratio": 0.01}, "quick")["regression"]
+
+
+def test_seed_bands_need_every_seed_and_a_margin():
+    c = _claim(threshold=0.8)
+    ok = {"x": [0.90, 0.92, 0.91], "x.loss_ratio": [0.01, 0.01, 0.02]}
+    assert claims.evaluate(c, ok, "quick")["outcome"] == REPRODUCED
+    one_seed_fails = {**ok, "x": [0.90, 0.79, 0.95]}
+    assert "fails for 1 of 3 seeds" in claims.evaluate(c, one_seed_fails, "quick")["reason"]
+    on_the_line = {**ok, "x": [0.801, 0.9, 0.81]}                            # every seed passes, the mean is too close
+    row = claims.evaluate(c, on_the_line, "quick")
+    assert row["outcome"] == NOT_REPRODUCED and "standard errors" in row["reason"]
+    one_seed_unfitted = {**ok, "x.loss_ratio": [0.01, 0.3, 0.01]}
+    assert claims.evaluate(c, one_seed_unfitted, "quick")["reason"].startswith("did not fit")
+    paired = _claim(threshold="y")                                            # per-seed pairs: x_i > y_i
+    assert claims.evaluate(paired, {**ok, "y": [0.5, 0.5, 0.5]}, "quick")["outcome"] == REPRODUCED
+    assert claims.evaluate(paired, {**ok, "y": [0.5, 0.95, 0.5]}, "quick")["outcome"] == NOT_REPRODUCED
+    assert claims.band_holds([0.2, 0.1, 0.15], "<", 0.5)[0] and not claims.band_holds([0.2, float("nan")], "<", 0.5)[0]
+
+
+def _results(tmp_path, metrics, profile="quick", nb=claims.NOTEBOOKS[1]):
+    d = tmp_path / profile / nb
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "metrics.json").write_text(json.dumps(metrics))
+    (d / "provenance.json").write_text(json.dumps({"notebook": nb, "resolved_device": "cpu",
+                                                   "numerics": {"policy": "float32, TF32 off"}}))
+    return d
+
+
+def test_report_files_and_headline(tmp_path):
+    _results(tmp_path, {"fig2.linear1_vs_eq1_rel_err": 0.5})
     report = claims.check(tmp_path, "quick")
-    assert report["counts"]["fail"] >= 1
+    assert report["regressions"]                                            # almost everything "not run"
     text = (tmp_path / "quick" / "report.md").read_text()
-    assert "p1.eq1_closed_form" in text and "**fail**" in text
+    assert text.startswith("# Reproduction report") and "| paper | reproduced | not reproduced | not run |" in text
+    assert "Regressions:" in text and "float32, TF32 off" in text
     assert json.loads((tmp_path / "quick" / "report.json").read_text())["profile"] == "quick"
+
+
+def test_unfinished_run_is_not_counted(tmp_path):
+    d = _results(tmp_path, {"fig2.linear1_vs_eq1_rel_err": 1e-6})
+    (d / "provenance.json").unlink()                                          # metrics of a run that did not finish
+    report = claims.check(tmp_path, "quick")
+    assert all(r["outcome"] == NOT_RUN for r in report["claims"])
+
+
+def test_against_a_doctored_baseline_lists_flips_and_drifts(tmp_path):
+    nb = claims.NOTEBOOKS[1]
+    c = next(c for c in claims.CLAIMS if c.notebook == nb and c.expected("quick") == REPRODUCED)
+    metrics = {c.metric: 0.0, "other.metric": 0.5}
+    for g in c.gates:
+        metrics[g.metric] = 0.0
+    if isinstance(c.threshold, str):
+        metrics[c.threshold] = 0.0
+    _results(tmp_path, metrics)
+    report = claims.check(tmp_path, "quick")
+    baseline = tmp_path / "baseline.json"
+    doctored = json.loads(json.dumps(report))
+    doctored["notebooks"][nb]["metrics"]["other.metric"] = 0.9                # a drift of a metric no claim reads
+    doctored["notebooks"][nb]["metrics"][c.metric] = 10.0                     # a drift of a claim's metric
+    flipped = next(r for r in doctored["claims"] if r["id"] == c.id)
+    flipped["outcome"] = REPRODUCED if flipped["outcome"] != REPRODUCED else NOT_REPRODUCED
+    baseline.write_text(json.dumps(doctored))
+    again = claims.check(tmp_path, "quick", against=baseline)
+    comp = again["comparison"]
+    assert [f["id"] for f in comp["flips"]] == [c.id]
+    assert {d["metric"] for d in comp["drifts"]} == {c.metric, "other.metric"}
+    assert any(c.metric in line for line in again["regressions"])
+    assert not any("other.metric" in line for line in again["regressions"])  # listed, not a regression
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps(report))
+    comp = claims.check(tmp_path, "quick", against=same)["comparison"]
+    assert not comp["flips"] and not comp["drifts"]
+
+
+def test_tolerances_are_per_metric():
+    from memlib.claims.report import drifted
+    assert not drifted("fig9.depth5.corr_identity", 0.91, 0.90)
+    assert drifted("fig9.depth5.corr_identity", 0.80, 0.90)
+    assert drifted("fig6.D.k1.rank", 2, 1) and not drifted("fig6.D.k1.rank", 1, 1)
+    assert not drifted("fig3a.depth5.final_loss", [1e-5, 2e-5], [1.5e-5, 1.5e-5])
 
 
 @pytest.mark.parametrize("argv,expect", [
@@ -43,6 +159,7 @@ def test_report_files(tmp_path):
     (["run", "--only", "99_nothing"], "unknown notebook '99_nothing'; choose one of: 01_identity_vs_constant"),
     (["run", "--device", "tpu"], "unknown device 'tpu'"),
     (["run", "--data-root", "/no/such/dir"], "is not a directory"),
+    (["check", "--against", "/no/such/report.json"], "no such file"),
 ])
 def test_cli_bad_input_is_one_clear_line(capsys, argv, expect):
     assert main(argv) == 2
@@ -50,8 +167,16 @@ def test_cli_bad_input_is_one_clear_line(capsys, argv, expect):
     assert expect in err and len(err.splitlines()) == 1
 
 
-def test_cli_check_runs_as_a_module(tmp_path):
+def test_cli_against_a_report_of_another_profile(tmp_path, capsys):
+    other = tmp_path / "smoke.json"
+    other.write_text(json.dumps({"profile": "smoke", "claims": []}))
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path), "--against", str(other)]) == 2
+    assert "'smoke' report" in capsys.readouterr().err
+
+
+def test_cli_check_exits_nonzero_on_regressions(tmp_path):
     out = subprocess.run([sys.executable, "-m", "memlib", "check", "--profile", "quick", "--results-dir", str(tmp_path)],
                          capture_output=True, text=True)
-    assert "report:" in out.stdout and (tmp_path / "quick" / "report.md").exists()
+    assert out.returncode == 1 and "REGRESSION" in out.stdout       # nothing run: every expected outcome missed
+    assert (tmp_path / "quick" / "report.md").exists()
     assert "01_identity_vs_constant" in notebooks()

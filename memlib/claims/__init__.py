@@ -1,0 +1,51 @@
+"""The papers' claims as data, and the report that judges them.
+
+`core` defines a claim (quote, test, fit gate, expected outcome per profile) and its three outcomes;
+`report` turns a profile's metrics into `report.md` / `report.json` with regressions against the
+ledger and, optionally, a baseline report. `paper1` .. `paper4` hold each paper's claims.
+"""
+from __future__ import annotations
+
+from .core import (CODE_PATH_PROFILES, FIT_RATIO, LEDGER_PROFILES, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OPS,
+                   OUTCOMES, REPRODUCED, Claim, Gate, band_holds, evaluate, fitted)
+from .paper1 import CLAIMS as PAPER1
+from .paper2 import CLAIMS as PAPER2
+from .paper3 import CLAIMS as PAPER3
+from .paper4 import CLAIMS as PAPER4
+from . import report as _report
+
+CLAIMS: list[Claim] = PAPER1 + PAPER2 + PAPER3 + PAPER4
+
+
+def evaluate_notebook(notebook: str, metrics: dict, profile: str) -> list[dict]:
+    return [evaluate(c, metrics, profile) for c in CLAIMS if c.notebook == notebook]
+
+
+def check(results_dir, profile: str, *, against=None) -> dict:
+    """Evaluate every claim on `results_dir/<profile>/`, write report.md and report.json, return the report."""
+    report = _report.build(CLAIMS, results_dir, profile, against=against)
+    _report.write(report, results_dir, profile)
+    return report
+
+
+markdown = _report.markdown
+
+
+class ClaimTable(list):
+    """A notebook's claims with their outcomes; renders as a table in Jupyter."""
+
+    def _repr_markdown_(self):
+        counted = [r for r in self if r["about"] != "sanity"]
+        head = ", ".join(f"{sum(r['outcome'] == o for r in counted)} {o}" for o in OUTCOMES)
+        regs = [r for r in self if r["regression"]]
+        head += f"; {len(regs)} regressions against the ledger" + (": " + ", ".join(r["id"] for r in regs) if regs else "")
+        return f"**{head}**\n\n" + markdown(list(self))
+
+    def __repr__(self):
+        return "\n".join(f"{r['outcome']:>15}{' (REGRESSION: ledger ' + r['expected'] + ')' if r['regression'] else ''}"
+                         f"  {r['id']}: {r['reason']}" for r in self)
+
+
+__all__ = ["CLAIMS", "Claim", "ClaimTable", "Gate", "NOTEBOOKS", "OPS", "OUTCOMES", "REPRODUCED", "NOT_REPRODUCED",
+           "NOT_RUN", "LEDGER_PROFILES", "CODE_PATH_PROFILES", "FIT_RATIO", "band_holds", "check", "evaluate",
+           "evaluate_notebook", "fitted", "markdown"]

@@ -1,0 +1,227 @@
+"""What a claim is, and how one measurement becomes one of three outcomes.
+
+A `Claim` is one statement of a paper, quoted, turned into a test on the numbers a notebook logs
+(`metrics.json`): a metric, a comparison and a threshold (a number, or another metric). Each claim
+has three outcomes:
+
+* **reproduced** — measured, and the statement holds (with margin across seeds for seed bands);
+* **not reproduced** — measured, and the statement is false at this scale: the value and the reason
+  are shown (the comparison failed, or the net did not fit the data it was trained on);
+* **not run** — this profile does not run the experiment (the metric is absent).
+
+A claim about a trained network carries a *fit gate*: conditions that the net reached its stated
+loss. Unfitted, the claim is *not reproduced: did not fit*, whatever the comparison says, so no claim
+passes for a net that learnt nothing. Claims about initialization (`about="init"`) need no gate.
+
+Each claim also records the outcome **expected** at each profile (the ledger, like a strict xfail):
+an outcome that differs from its expectation, in either direction, is a *regression*. The smoke
+profile checks code paths, not claims: there every claim is *not run* unless its ledger says otherwise.
+
+Seed bands: a metric may be logged as a list (one value per seed). A band claim holds only when the
+statement holds for every seed *and* the band's mean is two standard errors past the threshold, so a
+change of device or thread count cannot flip it.
+"""
+from __future__ import annotations
+
+import math
+import operator
+import re
+from dataclasses import asdict, dataclass, field
+
+NOTEBOOKS = {1: "01_identity_vs_constant", 2: "02_attractors", 3: "03_downsampling_eigenvectors",
+             4: "04_rho_dynamics"}
+OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
+REPRODUCED, NOT_REPRODUCED, NOT_RUN = "reproduced", "not reproduced", "not run"
+OUTCOMES = (REPRODUCED, NOT_REPRODUCED, NOT_RUN)
+LEDGER_PROFILES = ("quick", "paper")      # every claim states its expected outcome for each of these
+CODE_PATH_PROFILES = ("smoke",)           # profiles that check code paths: claims "not run" by default
+ABOUT = ("trained", "init", "sanity")   # sanity: true by construction or by a formula; reported, never counted
+FIT_RATIO = 0.05   # "fitted": final MSE below 5 % of the zero prediction's (the notebooks' `loss_ratio` metrics)
+
+
+def fitted(prefix: str, ratio: float = FIT_RATIO) -> str:
+    """The standard fit gate of a net (or seed band) whose notebook logged `<prefix>.loss_ratio`."""
+    return f"{prefix}.loss_ratio < {ratio:g}"
+
+
+@dataclass(frozen=True)
+class Gate:
+    """`metric op threshold`, e.g. "fig3a.depth20.loss_ratio < 0.05"; for a list (seed band): every seed."""
+    metric: str
+    op: str
+    threshold: float | str
+
+    @classmethod
+    def parse(cls, text: str) -> "Gate":
+        m = re.fullmatch(r"\s*(\S+)\s*(<=|>=|<|>)\s*(\S+)\s*", text)
+        if not m:
+            raise ValueError(f"a fit gate reads 'metric < number' or 'metric < other.metric'; got {text!r}")
+        thr = m.group(3)
+        try:
+            thr = float(thr)
+        except ValueError:
+            pass
+        return cls(m.group(1), m.group(2), thr)
+
+    def __str__(self):
+        return f"{self.metric} {self.op} {_fmt(self.threshold)}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of a paper, as a test that can fail.
+
+    quote      the paper's own sentence (verbatim, from ../shared/papers), the statement tested
+    statement  what is measured here and how it is compared (the profile's scale stated where it differs)
+    metric     key in the notebook's metrics.json; a float, or a list with one value per seed
+    op, threshold   the comparison; threshold is a number or another metric's key (paired per seed)
+    expect     expected outcome per profile (the ledger): {"quick": ..., "paper": ...}; smoke: "not run"
+               unless given
+    fit        fit gates (`Gate` texts) that must hold before the comparison counts; required for
+               claims about trained nets (`about="trained"`)
+    about      "trained"; "init" (a statement about networks at initialization: no fit gate); or "sanity"
+               (true by construction or by a formula: shown in its own section, not counted as a claim)
+    why        what was measured and tried where the ledger expects "not reproduced"
+    """
+    id: str
+    paper: int
+    figure: str
+    quote: str
+    statement: str
+    metric: str
+    op: str
+    threshold: float | str
+    expect: dict = field(default_factory=dict)
+    fit: tuple = ()
+    about: str = "trained"
+    why: str = ""
+
+    @property
+    def notebook(self) -> str:
+        return NOTEBOOKS[self.paper]
+
+    @property
+    def gates(self) -> list[Gate]:
+        return [Gate.parse(g) if isinstance(g, str) else g for g in self.fit]
+
+    def expected(self, profile: str) -> str:
+        return self.expect.get(profile, NOT_RUN)
+
+    def problems(self) -> list[str]:
+        """What is wrong with this claim as data (empty when well formed)."""
+        out = []
+        if self.op not in OPS:
+            out.append(f"unknown comparison {self.op!r}")
+        if self.paper not in NOTEBOOKS:
+            out.append(f"unknown paper {self.paper}")
+        if len(self.quote.strip()) < 20:
+            out.append("no quote of the paper")
+        if not self.statement.strip() or not self.figure.strip():
+            out.append("no statement or figure")
+        if self.about not in ABOUT:
+            out.append(f"about must be one of {ABOUT}")
+        if self.about == "trained" and not self.fit:
+            out.append("a claim about a trained net needs a fit gate")
+        for p in LEDGER_PROFILES:
+            if p not in self.expect:
+                out.append(f"no expected outcome for profile {p!r}")
+        for p, o in self.expect.items():
+            if o not in OUTCOMES:
+                out.append(f"expected outcome {o!r} for {p!r} is not one of {OUTCOMES}")
+        if any(o == NOT_REPRODUCED for o in self.expect.values()) and len(self.why.strip()) < 20:
+            out.append("expects 'not reproduced' somewhere but does not say why (what was measured)")
+        try:
+            self.gates
+        except ValueError as e:
+            out.append(str(e))
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------
+# evaluation
+
+def _fmt(v) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, (int, float)):
+        if isinstance(v, float) and not math.isfinite(v):
+            return str(v)
+        return f"{v:.3g}"
+    return str(v)
+
+
+def _lookup(metrics: dict, ref):
+    """A threshold or gate operand: a number as it is, a metric key's value (None when absent)."""
+    return metrics.get(ref) if isinstance(ref, str) else ref
+
+
+def _as_list(v) -> list:
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+def band_holds(value, op: str, threshold) -> tuple[bool, str]:
+    """Whether `value op threshold` holds; for seed bands (lists) for every seed and with the mean two
+    standard errors past the threshold (paired per seed when the threshold is a band too).
+    Returns (holds, a short account of the numbers)."""
+    vs, ts = _as_list(value), _as_list(threshold)
+    if len(ts) == 1:
+        ts = ts * len(vs)
+    if len(vs) == 1 and len(ts) > 1:
+        vs = vs * len(ts)
+    if len(vs) != len(ts):
+        return False, f"{len(vs)} seeds against {len(ts)} threshold values"
+    if any(v is None or not math.isfinite(float(v)) for v in vs + ts):
+        return False, "a value is not a finite number"
+    every = all(OPS[op](float(v), float(t)) for v, t in zip(vs, ts))
+    if len(vs) == 1:
+        return every, f"{_fmt(vs[0])} {op} {_fmt(ts[0])} is {'true' if every else 'false'}"
+    d = [float(v) - float(t) for v, t in zip(vs, ts)]          # > 0 means "above the threshold"
+    n = len(d)
+    mean = sum(d) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+    margin = mean - 2 * se if op in (">", ">=") else -(mean + 2 * se)
+    ok = every and margin > 0
+    parts = [f"seeds {_fmt(vs)} vs {_fmt(ts if len(set(map(float, ts))) > 1 else ts[0])}"]
+    if not every:
+        parts.append(f"fails for {sum(not OPS[op](float(v), float(t)) for v, t in zip(vs, ts))} of {n} seeds")
+    elif margin <= 0:
+        parts.append(f"the band's mean is not 2 standard errors past the threshold (mean gap {mean:+.3g}, se {se:.2g})")
+    return ok, "; ".join(parts)
+
+
+def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
+    """One report row: the claim, its measured value, outcome, expected outcome and the reason."""
+    row = {**asdict(claim), "notebook": claim.notebook, "fit": [str(g) for g in claim.gates],
+           "value": None, "threshold_value": None, "gate_values": {}, "reason": ""}
+    expected = claim.expected(profile)
+    row["expected"] = expected
+
+    def done(outcome, reason=""):
+        row.update(outcome=outcome, reason=reason, regression=outcome != expected)
+        return row
+
+    if metrics is None:
+        return done(NOT_RUN, "the notebook has no finished run at this profile")
+    value, thr = metrics.get(claim.metric), _lookup(metrics, claim.threshold)
+    row.update(value=value, threshold_value=thr)
+    if profile in CODE_PATH_PROFILES and expected == NOT_RUN:
+        return done(NOT_RUN, f"the {profile} profile checks code paths, not claims")
+    if value is None or thr is None:
+        missing = claim.metric if value is None else claim.threshold
+        return done(NOT_RUN, f"{missing} was not measured at this profile")
+    for g in claim.gates:
+        gv, gt = metrics.get(g.metric), _lookup(metrics, g.threshold)
+        row["gate_values"][g.metric] = gv
+        if gv is None or gt is None:
+            return done(NOT_REPRODUCED, f"fit not measured: {g.metric if gv is None else g.threshold} is missing")
+        ok, account = band_holds(gv, g.op, gt)
+        if not ok:
+            return done(NOT_REPRODUCED, f"did not fit: {g.metric} {_fmt(gv)}, needs {g.op} {_fmt(gt)}")
+    ok, account = band_holds(value, claim.op, thr)
+    if ok:
+        return done(REPRODUCED, account)
+    return done(NOT_REPRODUCED, account + (f" — {claim.why}" if claim.why else ""))

@@ -1,0 +1,243 @@
+"""The report: every claim's outcome at a profile, regressions against the ledger and a baseline.
+
+`check(results_dir, profile)` reads `results/<profile>/<notebook>/metrics.json` (and provenance.json),
+evaluates every claim and writes `report.md` and `report.json`. The report opens with each paper's
+statements reproduced / not reproduced / not run and the regressions:
+
+* an outcome that differs from the claim's expected outcome at this profile (the ledger), and
+* with `against=` a committed baseline report of the same profile: outcomes that flipped, and metrics
+  that drifted beyond their tolerance (`TOLERANCES`). A drift of a metric that a claim reads (its value,
+  threshold or fit gate) is a regression; other drifts are listed for information.
+
+`report.json` carries every notebook's metrics and provenance, so a report is itself a baseline.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+import math
+from pathlib import Path
+
+from ..runtime import atomic_write_text
+from .core import NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OUTCOMES, REPRODUCED, _fmt, evaluate
+
+# How far a metric may move from the baseline before it counts as drifted: |new - old| <= atol + rtol |old|,
+# first matching pattern wins. Correlations and fractions live on [0, 1]; losses and eigenvalue errors are
+# small numbers whose relative size matters; counts (ranks) must agree.
+TOLERANCES = [
+    ("*rank*", 0.5, 0.0),
+    ("*near1*", 0.5, 0.0),
+    ("*stored*", 0.5, 0.0),
+    ("*loss*", 1e-4, 0.5),
+    ("*err*", 1e-3, 0.2),
+    ("*resid*", 1e-3, 0.2),
+    ("*", 0.02, 0.05),
+]
+
+
+def tolerance(metric: str) -> tuple[float, float]:
+    for pattern, atol, rtol in TOLERANCES:
+        if fnmatch.fnmatchcase(metric, pattern):
+            return atol, rtol
+    return 0.0, 0.0
+
+
+def _mean(v):
+    if isinstance(v, (list, tuple)):
+        vals = [float(x) for x in v]
+        return sum(vals) / len(vals) if vals else math.nan
+    return float(v)
+
+
+def drifted(metric: str, new, old) -> bool:
+    """Whether `new` moved from `old` beyond the metric's tolerance (seed bands: their means)."""
+    a, b = _mean(new), _mean(old)
+    if math.isnan(a) and math.isnan(b):
+        return False
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return a != b
+    atol, rtol = tolerance(metric)
+    return abs(a - b) > atol + rtol * abs(b)
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        from ..runtime import MemlibError
+        raise MemlibError(f"{path} is not valid JSON ({e}); re-run that notebook or delete the file") from None
+
+
+def load_results(results_dir, profile: str) -> dict:
+    """{notebook: {"metrics": dict | None, "provenance": dict | None}} for a profile's results folder.
+
+    A notebook's metrics count only when its provenance says the run finished; a metrics file without
+    one (a failed or interrupted run) is treated as no run."""
+    base = Path(results_dir) / profile
+    out = {}
+    for nb in NOTEBOOKS.values():
+        prov = _read_json(base / nb / "provenance.json")
+        metrics = _read_json(base / nb / "metrics.json") if prov is not None else None
+        out[nb] = {"metrics": metrics, "provenance": prov}
+    return out
+
+
+def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
+    return [evaluate(c, results.get(c.notebook, {}).get("metrics"), profile) for c in claims]
+
+
+def counts(rows) -> dict:
+    return {o: sum(r["outcome"] == o for r in rows) for o in OUTCOMES}
+
+
+def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
+    """Flips (outcome differs from the baseline's) and drifts (metrics beyond tolerance) against a baseline report."""
+    base_rows = {r["id"]: r for r in baseline.get("claims", [])}
+    flips = [{"id": r["id"], "baseline": base_rows[r["id"]]["outcome"], "now": r["outcome"]}
+             for r in rows if r["id"] in base_rows and base_rows[r["id"]].get("outcome") != r["outcome"]]
+    claim_metrics = {}
+    for r in rows:
+        keys = [r["metric"], *(g.split()[0] for g in r["fit"])]
+        if isinstance(r["threshold"], str):
+            keys.append(r["threshold"])
+        for g in r["fit"]:
+            thr = g.split()[-1]
+            if not _is_number(thr):
+                keys.append(thr)
+        for k in keys:
+            claim_metrics.setdefault((r["notebook"], k), []).append(r["id"])
+    drifts, absent = [], []
+    for nb, entry in baseline.get("notebooks", {}).items():
+        old_metrics = entry.get("metrics") or {}
+        new_metrics = (results.get(nb) or {}).get("metrics")
+        if new_metrics is None:
+            continue                                   # not run now: its claims show as "not run" (flips)
+        for k, old in old_metrics.items():
+            if k not in new_metrics:
+                absent.append({"notebook": nb, "metric": k, "claims": claim_metrics.get((nb, k), [])})
+                continue
+            if drifted(k, new_metrics[k], old):
+                atol, rtol = tolerance(k)
+                drifts.append({"notebook": nb, "metric": k, "baseline": _mean(old), "now": _mean(new_metrics[k]),
+                               "atol": atol, "rtol": rtol, "claims": claim_metrics.get((nb, k), [])})
+    return {"flips": flips, "drifts": drifts, "absent": absent,
+            "baseline_device": baseline.get("device"), "baseline_profile": baseline.get("profile")}
+
+
+def _is_number(s: str) -> bool:
+    try:
+        float(s)
+        return True
+    except ValueError:
+        return False
+
+
+def regressions(rows, comparison: dict | None) -> list[str]:
+    """One line per regression: ledger mismatches, and with a baseline its flips and claim-metric drifts."""
+    out = [f"{r['id']}: {r['outcome']}, the ledger expects {r['expected']} ({r['reason']})" for r in rows
+           if r["regression"]]
+    if comparison:
+        out += [f"{f['id']}: {f['now']}, the baseline had {f['baseline']}" for f in comparison["flips"]]
+        out += [f"{d['notebook']} {d['metric']}: {_fmt(d['now'])}, baseline {_fmt(d['baseline'])} "
+                f"(tolerance {d['atol']:g} + {d['rtol']:g} x |baseline|; read by {', '.join(d['claims'])})"
+                for d in comparison["drifts"] if d["claims"]]
+        out += [f"{a['notebook']} {a['metric']}: in the baseline, not measured now (read by {', '.join(a['claims'])})"
+                for a in comparison["absent"] if a["claims"]]
+    return out
+
+
+def _row_md(r) -> str:
+    thr = r["threshold"] if not isinstance(r["threshold"], str) else f"`{r['threshold']}` = {_fmt(r['threshold_value'])}"
+    thr = _fmt(thr) if not isinstance(thr, str) else thr
+    flag = " **REGRESSION** (ledger: " + r["expected"] + ")" if r["regression"] else ""
+    quote = r["quote"].replace("|", "\\|").replace("\n", " ")
+    return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {r['figure']} | “{quote}” — {r['statement']} | "
+            f"{_fmt(r['value'])} {r['op']} {thr} | {r['reason']} |")
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = ["| outcome | claim | figure | the paper says — tested here | measured | why |",
+             "|---|---|---|---|---|---|"]
+    return "\n".join(lines + [_row_md(r) for r in rows])
+
+
+def _device_line(results: dict) -> str:
+    seen = set()
+    for nb, entry in results.items():
+        prov = entry.get("provenance") or {}
+        if prov:
+            seen.add(f"{prov.get('resolved_device', '?')}"
+                     + (f" ({prov['cuda_device']})" if prov.get("cuda_device") else "")
+                     + f", {prov.get('numerics', {}).get('policy', 'numerical policy not recorded')}")
+    return "; ".join(sorted(seen)) or "no finished run"
+
+
+def build(claims, results_dir, profile: str, *, against=None) -> dict:
+    """Evaluate every claim on a profile's results; compare with a baseline report when given."""
+    results = load_results(results_dir, profile)
+    rows = evaluate_all(claims, results, profile)
+    comparison = None
+    if against is not None:
+        baseline = _read_json(Path(against))
+        if baseline is None:
+            from ..runtime import MemlibError
+            raise MemlibError(f"baseline report {against} not found")
+        if baseline.get("profile") != profile:
+            from ..runtime import MemlibError
+            raise MemlibError(f"baseline {against} is a {baseline.get('profile')!r} report, not {profile!r}; "
+                              "compare reports of the same profile")
+        comparison = compare(rows, results, baseline)
+    counted = [r for r in rows if r["about"] != "sanity"]
+    per_paper = {p: counts([r for r in counted if r["paper"] == p]) for p in NOTEBOOKS}
+    regs = regressions(rows, comparison)
+    return {"profile": profile, "device": _device_line(results), "counts": counts(counted), "per_paper": per_paper,
+            "sanity": counts([r for r in rows if r["about"] == "sanity"]), "regressions": regs,
+            "comparison": comparison, "claims": rows,
+            "notebooks": {nb: {"metrics": e["metrics"], "provenance": e["provenance"]} for nb, e in results.items()}}
+
+
+def render(report: dict) -> str:
+    rows = report["claims"]
+    text = [f"# Reproduction report — profile `{report['profile']}`", "",
+            f"Device and numerics: {report['device']}.", "",
+            "| paper | reproduced | not reproduced | not run |", "|---|---|---|---|"]
+    for p, c in report["per_paper"].items():
+        text.append(f"| {p} `{NOTEBOOKS[p]}` | {c[REPRODUCED]} | {c[NOT_REPRODUCED]} | {c[NOT_RUN]} |")
+    c = report["counts"]
+    text.append(f"| all | {c[REPRODUCED]} | {c[NOT_REPRODUCED]} | {c[NOT_RUN]} |")
+    text += ["", f"**Regressions: {len(report['regressions'])}**" + (" (outcomes as the ledger expects"
+             + (", no flips or drifts against the baseline" if report["comparison"] else "") + ")"
+             if not report["regressions"] else "")]
+    text += [f"- {line}" for line in report["regressions"]]
+    comp = report["comparison"]
+    if comp:
+        info = [d for d in comp["drifts"] if not d["claims"]]
+        text += ["", f"Against the baseline ({comp['baseline_device']}): {len(comp['flips'])} outcomes flipped, "
+                 f"{len(comp['drifts'])} metrics drifted ({len(comp['drifts']) - len(info)} read by claims), "
+                 f"{len(comp['absent'])} baseline metrics not measured."]
+        if info:
+            text.append("Other drifted metrics: " + ", ".join(f"`{d['metric']}` {_fmt(d['baseline'])} -> {_fmt(d['now'])}"
+                                                              for d in info[:40]) + (" ..." if len(info) > 40 else ""))
+    for p, nb in NOTEBOOKS.items():
+        prow = [r for r in rows if r["paper"] == p and r["about"] != "sanity"]
+        if not prow:
+            continue
+        text += ["", f"## Paper {p} — `{nb}`"]
+        for outcome in (NOT_REPRODUCED, REPRODUCED, NOT_RUN):
+            sel = [r for r in prow if r["outcome"] == outcome]
+            if sel:
+                text += ["", f"### {outcome.capitalize()} ({len(sel)})", "", markdown(sel)]
+    sanity = [r for r in rows if r["about"] == "sanity"]
+    if sanity:
+        text += ["", "## Sanity checks (true by construction or by a formula; not counted as claims)", "",
+                 markdown(sanity)]
+    return "\n".join(text) + "\n"
+
+
+def write(report: dict, results_dir, profile: str) -> Path:
+    base = Path(results_dir) / profile
+    atomic_write_text(base / "report.json", json.dumps(report, indent=1, default=str))
+    atomic_write_text(base / "report.md", render(report))
+    return base / "report.md"
