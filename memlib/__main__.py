@@ -68,6 +68,8 @@ def run(args) -> int:
     import papermill as pm
     kernel = ensure_kernel()
     os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
+    if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
+        os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
     results = Path(args.results_dir).resolve()
     failed = []
@@ -93,7 +95,21 @@ def run(args) -> int:
             continue
         rows = claims.evaluate_notebook(name, _metrics(out_dir), args.profile)
         print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {_summary(rows)}", flush=True)
+    if args.untrained:
+        return _untrained_audit(results, args.profile) or (1 if failed else 0)
     return _report(results, args.profile, args.against) or (1 if failed else 0)
+
+
+def _untrained_audit(results: Path, profile: str) -> int:
+    """After a run with nothing trained: every claim about a trained net must be 'not reproduced' or
+    'not run'. Returns 1 (and names them) when one holds for untrained nets."""
+    report = claims.check(results, profile)
+    wrong = [r for r in report["claims"] if r["about"] == "trained" and r["outcome"] == claims.REPRODUCED]
+    init = [r for r in report["claims"] if r["about"] == "init"]
+    print(f"untrained audit ({profile}): {len(wrong)} claims about trained nets hold with nothing trained"
+          + "".join(f"\n  HOLDS UNTRAINED {r['id']}: {r['reason']}" for r in wrong))
+    print(f"  ({len(init)} claims about initialization evaluated as usual; report: {results / profile / 'report.md'})")
+    return 1 if wrong else 0
 
 
 def _metrics(out_dir: Path) -> dict:
@@ -169,6 +185,9 @@ def main(argv=None) -> int:
             p.add_argument("--only", action="append", help="run one notebook (repeatable): name or number")
             p.add_argument("--data-root", default=None, help="folder with MNIST/, FashionMNIST/, cifar-10-batches-py/")
             p.add_argument("--seed", type=int, default=0)
+            p.add_argument("--untrained", action="store_true",
+                           help="the audit: train nothing (every net keeps its initial weights) and check that no "
+                                "claim about a trained net holds; use a separate --results-dir")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(ROOT / "results"))

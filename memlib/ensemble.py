@@ -29,7 +29,7 @@ from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device, progress_bar
+from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
 from .train import History, diverged, fit, make_optimizer, resolve_schedule_and_loss, scheduled_lr
 
 STRATEGIES = ("auto", "batched", "serial")
@@ -103,6 +103,8 @@ def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | No
     """
     if not models:
         raise MemlibError("fit_many needs at least one model")
+    if max_steps() is not None:
+        steps = min(steps, max_steps())
     seeds = list(seeds) if seeds is not None else [seed] * len(models)
     if len(seeds) != len(models):
         raise MemlibError(f"{len(models)} models but {len(seeds)} seeds")

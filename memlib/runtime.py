@@ -102,6 +102,13 @@ def pick(profile: str, **by_profile):
     return by_profile[profile]
 
 
+def max_steps() -> int | None:
+    """The cap `MEMLIB_MAX_STEPS` puts on every training (None: no cap). `python -m memlib run --untrained`
+    sets it to 0: every net keeps its initial weights, and no claim about a trained net may hold then."""
+    value = os.environ.get("MEMLIB_MAX_STEPS", "")
+    return int(value) if value.strip() else None
+
+
 def default_threads() -> None:
     """Use every core for intra-op parallelism unless the user said otherwise."""
     if "OMP_NUM_THREADS" not in os.environ:

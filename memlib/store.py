@@ -24,7 +24,7 @@ import torch
 from . import claims as _claims
 from .models import initialize_
 from .plot import savefig
-from .runtime import (MemlibError, PROFILES, atomic_write_text, check_choice, get_device, numerics, pick,
+from .runtime import (MemlibError, PROFILES, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
                       seed_everything, set_device)
 from .ensemble import fit_many
 from .train import History, fit
@@ -126,8 +126,11 @@ def build_model(build, *, seed: int = 0, init: str = "default") -> torch.nn.Modu
 def _config(build, x, target, seed, init, fit_kwargs) -> dict:
     key_kwargs = {k: v for k, v in fit_kwargs.items() if k not in ("progress", "desc", "callbacks")}
     key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
-    return {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
-            "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
+    config = {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
+              "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
+    if max_steps() is not None:                    # capped (e.g. untrained) models never pass for the real ones
+        config["max_steps"] = max_steps()
+    return config
 
 
 def _entry(model, hist) -> dict:

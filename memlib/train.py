@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device, progress_bar
+from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
 SCHEDULES = ("constant", "stagewise")
@@ -145,6 +145,8 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
                         cuda_graph=cuda_graph)
     if steps < 0:
         raise MemlibError(f"steps must be >= 0, got {steps}")
+    if max_steps() is not None:
+        steps = min(steps, max_steps())
     factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
     device = get_device()
     model.to(device)

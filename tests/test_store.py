@@ -1,3 +1,4 @@
+import json
 import functools
 
 import pytest
@@ -67,12 +68,19 @@ def test_lambda_builders_are_refused():
 
 def test_run_writes_metrics_and_provenance(tmp_path):
     run = store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)
-    run.log(**{"fig2.linear1_vs_eq1_rel_err": 1e-6})
+    run.log(**{"fig2.linear1_vs_eq1_rel_err": 1e-6, "band": torch.tensor([0.5, 0.25]), "one": torch.tensor(2.0)})
+    hist = lambda loss: type("H", (), {"final_loss": loss})()
+    ratios = run.log_fit("fig3a.depth5", [hist(0.1), hist(0.2)], torch.full((1, 4), 2.0))   # zero prediction's MSE: 4
+    assert ratios == [0.025, 0.05] and run.metrics["fig3a.depth5.final_loss"] == [0.1, 0.2]
+    assert run.metrics["band"] == [0.5, 0.25] and run.metrics["one"] == 2.0
     assert run.pick(smoke=1, quick=2, paper=3) == 1
     rows = run.finish()
     d = tmp_path / "smoke" / "01_identity_vs_constant"
     assert (d / "metrics.json").exists() and (d / "provenance.json").exists()
-    assert {r["id"]: r["status"] for r in rows}["p1.eq1_closed_form"] == "pass"
+    assert json.loads((d / "provenance.json").read_text())["numerics"]["policy"] == "float32, TF32 off"
+    assert rows and all(r["outcome"] in ("reproduced", "not reproduced", "not run") for r in rows)
+    store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)   # a new run starts:
+    assert not (d / "provenance.json").exists() and not (d / "metrics.json").exists()         # no stale results
     with pytest.raises(ValueError, match="smoke, quick, paper"):
         store.Run("x", profile="fast", results_dir=tmp_path)
 
