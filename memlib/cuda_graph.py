@@ -21,7 +21,7 @@ CAPTURABLE = ("sgd", "adam")   # optimizers whose step can be captured (Adam wit
 WARMUP = 3                     # eager steps on a side stream before capture (PyTorch's recipe)
 
 
-def graph_blocker(device: torch.device, *, optimizer: str, static_shapes: bool, until_loss=None) -> str | None:
+def graph_blocker(device: torch.device, *, optimizer: str, static_shapes: bool) -> str | None:
     """None when a CUDA graph can run this training; otherwise the reason it cannot."""
     if device.type != "cuda":
         return "not on a CUDA device"
@@ -29,8 +29,6 @@ def graph_blocker(device: torch.device, *, optimizer: str, static_shapes: bool, 
         return f"optimizer {optimizer!r} has no capturable step (graphs support {', '.join(CAPTURABLE)})"
     if not static_shapes:
         return "the minibatch size changes within an epoch (len(x) is not a multiple of batch_size)"
-    if until_loss is not None:
-        return "until_loss reads the loss every step"
     return None
 
 

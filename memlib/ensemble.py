@@ -1,15 +1,16 @@
-"""Many same-architecture models trained as one computation, or one after another when that is faster.
+"""Many same-architecture models as one computation: how to stack them, and when that is faster.
 
 Seed bands and depth-fixed sweeps train dozens of tiny, independent models on the same input. Done
 one after another, each step pays Python and kernel-launch overhead per model; here the models'
 parameters are stacked (`torch.func.stack_module_state`) and one `vmap`-ed `functional_call` runs all of
 them at once (a batched matmul underneath); plain ConvNets run as one wide network of grouped
-convolutions (`grouped_forward`), in channels-last layout on a CPU, which is faster than vmap's. Big
-models that are faster one at a time run as whole `fit`s in parallel threads on a CPU (`_fit_threads`). The optimizers of memlib are all
-elementwise, so one optimizer over the stacked tensors updates each model exactly as its own would;
-gradient clipping is done per model, and a model whose loss falls below `until_loss` is frozen at
-that step, as its own `fit` would stop. The result agrees with serial `fit` runs to floating-point
-tolerance (tests/test_ensemble.py).
+convolutions (`grouped_forward`), in channels-last layout on a CPU, which is faster than vmap's.
+`Stacked` is that computation as a trainable for `memlib.train`'s one loop (`fit` on a list of models):
+the optimizers of memlib are all elementwise, so one optimizer over the stacked tensors updates each
+model exactly as its own would; gradient clipping is done per model, and a model whose loss falls below
+`until_loss` is frozen at that step, as its own `fit` would stop. The result agrees with serial `fit`
+runs to floating-point tolerance (tests/test_ensemble.py). Big models that are faster one at a time run
+as whole `fit`s in parallel threads on a CPU (`memlib.train._fit_threads`).
 
 `strategy="auto"` picks per case what `python -m memlib bench` measured faster: batched for small
 models, serial `fit` calls for big ones (on a CPU, vmap-ed matrix-vector products of a 3 x 2048 FCN
@@ -19,18 +20,14 @@ cannot be stacked (BatchNorm running statistics, minibatches, callbacks, partial
 from __future__ import annotations
 
 import copy
-import math
 import os
-import time
 import warnings
 
 import torch
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 
-from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
-from .train import History, diverged, fit, make_optimizer, resolve_schedule_and_loss, scheduled_lr
+from .runtime import MemlibError, check_choice, get_device
 
 STRATEGIES = ("auto", "batched", "serial")
 # When "auto" trains batched, by device type. Models that go through vmap: the largest model (parameters)
@@ -79,7 +76,7 @@ def choose_strategy(models, strategy: str = "auto", **fit_kwargs) -> tuple[str, 
         return "batched", None
     if len(models) == 1:
         return "serial", None
-    limits = BATCHED_LIMITS.get(get_device().type, BATCHED_LIMITS["cpu"])
+    limits = batched_limits()
     if is_plain_convnet(models[0]):
         widest = max(m.out_channels for m in models[0] if isinstance(m, nn.Conv2d))
         return ("batched", None) if widest <= limits["conv_channels"] else ("serial", None)
@@ -90,172 +87,73 @@ def choose_strategy(models, strategy: str = "auto", **fit_kwargs) -> tuple[str, 
     return "batched", None
 
 
-def fit_many(models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | None = None, *,
-             steps: int, lr: float, optimizer: str = "sgd", momentum: float = 0.0,
-             weight_decay: float = 0.0, schedule="constant", loss="mse", until_loss=None,
-             clip_grad_norm: float | None = None, log_every: int | None = None, progress: bool = True,
-             desc: str | None = None, seeds=None, seed: int = 0, batch_size=None, parameters=None,
-             callbacks=(), cuda_graph: bool = True, strategy: str = "auto") -> list[History]:
-    """Train every model in `models` on `x` as `fit` would train each one; one History per model.
-
-    `seeds`: each model's `fit` seed (minibatch order), default `seed` for all. The trained
-    weights are written into the given modules.
-    """
-    if not models:
-        raise MemlibError("fit_many needs at least one model")
-    if max_steps() is not None:
-        steps = min(steps, max_steps())
-    seeds = list(seeds) if seeds is not None else [seed] * len(models)
-    if len(seeds) != len(models):
-        raise MemlibError(f"{len(models)} models but {len(seeds)} seeds")
-    kw = dict(steps=steps, lr=lr, optimizer=optimizer, momentum=momentum, weight_decay=weight_decay,
-              schedule=schedule, loss=loss, until_loss=until_loss, clip_grad_norm=clip_grad_norm,
-              log_every=log_every, progress=progress, cuda_graph=cuda_graph)
-    how, reason = choose_strategy(models, strategy, batch_size=batch_size, parameters=parameters,
-                                  callbacks=callbacks)
-    if how == "serial":
-        if reason and len(models) > 1 and reason not in _warned:
-            _warned.add(reason)
-            warnings.warn(f"training {len(models)} models one after another: {reason}", stacklevel=3)
-        workers = torch.get_num_threads()
-        if reason is None and get_device().type == "cpu" and workers > 1 and len(models) >= 2 * workers:
-            return _fit_threads(models, seeds, x, target, workers, desc=desc, **kw)
-        return [fit(m, x, target, seed=s, batch_size=batch_size, parameters=parameters, callbacks=callbacks,
-                    desc=f"{desc or 'fit'} {i + 1}/{len(models)}", **kw)
-                for i, (m, s) in enumerate(zip(models, seeds))]
-    group = BATCHED_LIMITS.get(get_device().type, BATCHED_LIMITS["cpu"])["group"]
-    hists = []
-    for i in range(0, len(models), group):                      # independent models: chunks train alike
-        hists += _fit_batched(models[i:i + group], x, target, desc=desc, **kw)
-    return hists
+def batched_limits() -> dict:
+    """`BATCHED_LIMITS` for the current device."""
+    return BATCHED_LIMITS.get(get_device().type, BATCHED_LIMITS["cpu"])
 
 
-def _fit_threads(models, seeds, x, target, workers: int, *, desc=None, progress=True, **kw) -> list[History]:
-    """Big models on a CPU: `workers` Python threads, each running whole `fit`s with one intra-op thread
-    (PyTorch releases the GIL inside its kernels). For a memory-bound 3 x 2048 FCN two one-thread fits
-    at once beat one two-thread fit after another by ~1.3x (measured: 4 models 75 -> 100 model-steps/s);
-    the arithmetic of each fit is its own, as serial."""
-    from concurrent.futures import ThreadPoolExecutor
-    saved = torch.get_num_threads()
-    bar = progress_bar(total=len(models), desc=f"{desc or 'fit'} x{len(models)} ({workers} threads)", leave=False,
-                       disable=not progress)
-
-    def one(i):
-        torch.set_num_threads(1)                                  # this thread's OpenMP setting
-        h = fit(models[i], x, target, seed=seeds[i], progress=False, **kw)
-        bar.update(1)
-        return h
-
-    torch.set_num_threads(1)                                      # the shared intra-op pool
-    try:
-        with ThreadPoolExecutor(workers) as pool:
-            return list(pool.map(one, range(len(models))))
-    finally:
-        torch.set_num_threads(saved)
-        bar.close()
+def say_serial(reason: str | None, n_models: int) -> None:
+    """Warn once per reason that `n_models` models are trained one after another."""
+    if reason and n_models > 1 and reason not in _warned:
+        _warned.add(reason)
+        warnings.warn(f"training {n_models} models one after another: {reason}", stacklevel=4)
 
 
-def _fit_batched(models, x, target, *, steps, lr, optimizer, momentum, weight_decay, schedule, loss,
-                 until_loss, clip_grad_norm, log_every, progress, desc, cuda_graph) -> list[History]:
-    if steps < 0:
-        raise MemlibError(f"steps must be >= 0, got {steps}")
-    factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
-    device = get_device()
-    x = x.to(device)
-    target = x if target is None else target.to(device)
-    if len(target) != len(x):
-        raise MemlibError(f"x has {len(x)} examples but target has {len(target)}")
-    for m in models:
-        m.to(device)
-    params, buffers = stack_module_state(models)                 # name -> (M, *shape)
-    params = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
-    stacked = list(params.values())
-    base = copy.deepcopy(models[0]).to("meta")
+class Stacked:
+    """M same-architecture models as one trainable for `memlib.train`'s loop: their parameters stacked
+    along a new first dimension (name -> (M, *shape)), the losses of all M computed at once (`losses()`
+    -> (M,)) by one grouped-convolution network (plain ConvNets) or one `vmap`-ed `functional_call`.
+    `finish()` writes each model's trained weights back into its module."""
+    static_shapes = True               # full batch: the same shapes every step
+    steps_per_epoch = 1
 
-    if is_plain_convnet(base):                                    # one wide grouped convolution per layer
-        def all_losses(p, b):                                     # -> (M,)
-            out = grouped_forward(base, p, x, len(models))        # (N, M, C, H, W)
-            return torch.stack([loss_fn(out[:, i], target) for i in range(len(models))])
-    else:
-        def one_loss(p, b):
-            return loss_fn(functional_call(base, (p, b), (x,)), target)
-        all_losses = vmap(one_loss)                               # -> (M,)
-    use_graph = cuda_graph and graph_blocker(device, optimizer=optimizer, static_shapes=True,
-                                             until_loss=until_loss) is None
-    opt = make_optimizer(stacked, optimizer, lr=lr, momentum=momentum, weight_decay=weight_decay,
-                         capturable=use_graph)
-    n_models = len(models)
-    log_every = log_every or max(1, steps // 200)
-    hists = [History() for _ in models]
-    stopped: dict[int, dict] = {}                                 # model -> its parameters when it stopped
+    def __init__(self, models: list[nn.Module], x: torch.Tensor, target: torch.Tensor | None, loss_fn):
+        device = get_device()
+        self.models = models
+        self.n_models = len(models)
+        self.x = x.to(device)                                      # (N, ...)
+        self.target = self.x if target is None else target.to(device)
+        if len(self.target) != len(self.x):
+            raise MemlibError(f"x has {len(self.x)} examples but target has {len(self.target)}")
+        for m in models:
+            m.to(device)
+        params, self.buffers = stack_module_state(models)          # name -> (M, *shape)
+        self.named = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
+        self.params = list(self.named.values())
+        self.base = copy.deepcopy(models[0]).to("meta")
+        self.grouped = is_plain_convnet(self.base)
+        self.mse = loss_fn is torch.nn.functional.mse_loss
+        self.loss_fn = loss_fn
+        if not self.grouped:
+            def one_loss(p, b):
+                return loss_fn(functional_call(self.base, (p, b), (self.x,)), self.target)
+            self._vmapped = vmap(one_loss)
 
-    def update(losses):
-        losses.sum().backward()                                   # models are independent: sum = each its own
-        if clip_grad_norm is not None:
-            clip_per_model_(stacked, clip_grad_norm)
-        opt.step()
+    def select_batch(self, step: int, in_place: bool) -> None:
+        pass
 
-    def whole_step():
-        opt.zero_grad(set_to_none=True)
-        losses = all_losses(params, buffers)
-        update(losses)
-        return losses
+    def losses(self) -> torch.Tensor:                              # (M,)
+        if not self.grouped:
+            return self._vmapped(self.named, self.buffers)
+        out = grouped_forward(self.base, self.named, self.x, self.n_models)   # (N, M, C, H, W)
+        if self.mse:                                               # every model's mean over its own outputs
+            return (out - self.target.unsqueeze(1)).pow(2).mean(dim=[0, *range(2, out.ndim)])
+        return torch.stack([self.loss_fn(out[:, i], self.target) for i in range(self.n_models)])
 
-    graphed = GraphedStep(whole_step, enabled=use_graph)
-    current_lr, last_read = lr, 0
-    bar = progress_bar(total=steps, desc=desc or f"fit x{n_models}", leave=False, disable=not progress, mininterval=0.5)
-    start = time.perf_counter()
-    try:
-        for step in range(steps + 1):
-            new_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
-            if new_lr != current_lr:
-                graphed.invalidate()
-            current_lr = new_lr
-            logged = step % log_every == 0 or step == steps
-            if not (logged or until_loss is not None):
-                graphed()
-                bar.update(1)
-                continue
-            opt.zero_grad(set_to_none=True)
-            with torch.set_grad_enabled(step < steps):
-                losses = all_losses(params, buffers)               # (M,)
-            vals = losses.detach().cpu().tolist()
-            bad = [i for i, v in enumerate(vals) if not math.isfinite(v) and i not in stopped]
-            if bad:
-                raise diverged(vals[bad[0]], step, last_read, steps, optimizer, current_lr,
-                               who=f"model {bad[0]} of {n_models}: ")
-            last_read = step
-            for i, (h, v) in enumerate(zip(hists, vals)):
-                if i in stopped:
-                    continue
-                now_stops = until_loss is not None and v < until_loss
-                if logged or now_stops:
-                    h.steps.append(step), h.loss.append(v), h.lr.append(current_lr)
-                if now_stops:                                      # as fit stops: keep these weights
-                    h.stopped_at = step
-                    stopped[i] = {k: p[i].detach().clone() for k, p in params.items()}
-            live = [v for i, v in enumerate(vals) if i not in stopped]
-            bar.set_postfix(loss=f"{max(live or vals):.3g}", refresh=False)
-            if len(stopped) == n_models or step == steps:
-                break
-            update(losses)
-            if stopped:
-                with torch.no_grad():
-                    for i, saved in stopped.items():
-                        for k, p in params.items():
-                            p[i].copy_(saved[k])
-            bar.update(1)
-    finally:
-        bar.close()
-    wall = time.perf_counter() - start
-    with torch.no_grad():
-        for i, m in enumerate(models):
-            for name, p in m.named_parameters():
-                p.copy_(params[name][i])
-            m.eval()
-    for h in hists:
-        h.wall_time = wall / n_models
-    return hists
+    def clip_(self, max_norm: float) -> None:
+        clip_per_model_(self.params, max_norm)
+
+    @staticmethod
+    def per_model(mask: torch.Tensor, p: torch.Tensor) -> torch.Tensor:
+        """(M,) -> broadcastable against the stacked parameter `p` (M, ...)."""
+        return mask.view(-1, *([1] * (p.ndim - 1)))
+
+    def finish(self) -> None:
+        with torch.no_grad():
+            for i, m in enumerate(self.models):
+                for name, p in m.named_parameters():
+                    p.copy_(self.named[name][i])
+                m.eval()
 
 
 ELEMENTWISE = (nn.ReLU, nn.LeakyReLU, nn.Tanh, nn.Sigmoid, nn.Identity, nn.ELU, nn.GELU, nn.Softplus)

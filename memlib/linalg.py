@@ -25,9 +25,13 @@ def _device_of(f) -> torch.device:
     return params[0].device if params else get_device()
 
 
-def _dtype_of(f) -> torch.dtype:
+def _dtype_of(f, x: torch.Tensor | None = None) -> torch.dtype:
+    """The dtype `f` computes in: its parameters' for a module, else that of the point `x` (float32 when
+    neither says)."""
     params = list(f.parameters()) if isinstance(f, torch.nn.Module) else []
-    return params[0].dtype if params else torch.float32
+    if params:
+        return params[0].dtype
+    return x.dtype if x is not None and x.is_floating_point() else torch.float32
 
 
 @torch.no_grad()
@@ -125,8 +129,9 @@ def _as_batched(f, x):
 
 
 def jacobian(f, x: torch.Tensor) -> torch.Tensor:
-    """The Jacobian (d_out, d) of `f` at ONE input `x` (shape `input_shape`, no batch dim)."""
-    dev, dtype = _device_of(f), _dtype_of(f)
+    """The Jacobian (d_out, d) of `f` at ONE input `x` (shape `input_shape`, no batch dim), in the dtype
+    of `f`'s parameters (of `x` for a plain function)."""
+    dev, dtype = _device_of(f), _dtype_of(f, x)
     x = x.detach().to(dev, dtype)
     g = _as_batched(f, x)
     return torch.func.jacrev(g)(x.reshape(-1)).detach()
@@ -149,7 +154,7 @@ def spectral_radius(f, x: torch.Tensor, *, method: str = "auto", dense_max: int 
             raise ValueError(f"the Jacobian is {tuple(J.shape)}: f must map inputs to the same size")
         return float(spectrum(J).abs().max())
     from scipy.sparse.linalg import LinearOperator, eigs
-    dev, dtype = _device_of(f), _dtype_of(f)
+    dev, dtype = _device_of(f), _dtype_of(f, x)
     x = x.detach().to(dev, dtype)
     g = _as_batched(f, x)
     x0 = x.reshape(-1)

@@ -186,8 +186,8 @@ def layerwise_error(model: torch.nn.Module | None, x_ref: torch.Tensor, y_ref: t
     k = int(num_classes or int(max(y_ref.max(), y_test.max())) + 1)
     onehot = torch.nn.functional.one_hot(y_ref.long().cpu(), k).double()             # (N_ref, K)
 
-    def class_sums(reps, labels_onehot):                                              # (K, D)
-        return labels_onehot.T @ _unit_centred(reps)
+    def class_sums(reps, labels_onehot):                                              # (K, D) on the CPU
+        return (labels_onehot.to(reps.device).T @ _unit_centred(reps)).cpu()
 
     sums = [class_sums(x_ref, onehot)]
     if model is not None:
@@ -205,7 +205,7 @@ def layerwise_error(model: torch.nn.Module | None, x_ref: torch.Tensor, y_ref: t
         xb = x_test[i:i + batch_size]
         reps = [xb] + (layer_activations(model, xb, batch_size=len(xb)) if model is not None else [])
         for layer, (r, s) in enumerate(zip(reps, sums)):
-            scores = _unit_centred(r) @ s.T / len(x_ref)                              # (n, K)
+            scores = _unit_centred(r.cpu()) @ s.T / len(x_ref)                        # (n, K)
             wrong[layer] += (scores.argmax(1) != y_test[i:i + batch_size]).sum()
     return (wrong / len(x_test)).float()
 

@@ -26,8 +26,7 @@ from .models import initialize_
 from .plot import savefig
 from .runtime import (MemlibError, PROFILES, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
                       seed_everything, set_device)
-from .ensemble import fit_many
-from .train import History, fit
+from .train import History, fit, fit_many
 
 CACHE_VERSION = 1  # bump when a change to the training code invalidates cached models
 _default_cache = None

@@ -5,9 +5,9 @@ import pytest
 import torch
 
 from memlib import ensemble, models
-from memlib.ensemble import choose_strategy, clip_per_model_, fit_many
+from memlib.ensemble import choose_strategy, clip_per_model_
 from memlib.store import build_model
-from memlib.train import fit
+from memlib.train import fit, fit_many
 
 
 def _serial_and_batched(build, x, seeds, strategy="batched", **kw):

@@ -150,3 +150,14 @@ def test_span_residual_and_stored_images():
     vals, imgs = linalg.eigenimages(P, (1, 3, 3))
     assert linalg.stored_images(vals, imgs, x) == 2
     assert linalg.stored_images(vals * 1.2, imgs, x) == 0         # eigenvalues 1.2: not "1"
+
+
+def test_jacobian_of_a_plain_function_keeps_the_points_dtype():
+    """A float64 point through a plain function: the Jacobian in float64 (f(x) = x^2 elementwise: 2x on
+    the diagonal, exactly; float32 would round 0.1 + 1e-9)."""
+    from memlib import linalg
+    x = torch.tensor([[0.1 + 1e-9, 0.3]], dtype=torch.float64)
+    J = linalg.jacobian(lambda v: v ** 2, x)
+    assert J.dtype == torch.float64
+    torch.testing.assert_close(J, torch.diag(2 * x.reshape(-1)), rtol=0, atol=1e-15)
+    assert linalg.spectral_radius(lambda v: v ** 2, x) == pytest.approx(0.6, abs=1e-15)
