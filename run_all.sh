@@ -2,20 +2,36 @@
 # memorization-repro: set-up on first use, batch reproduction, tests.
 #
 #   ./run_all.sh [--profile smoke|quick|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
-#   ./run_all.sh test [pytest args]      the test suite (includes every notebook under the smoke profile)
-#   ./run_all.sh check [--profile P]     rebuild results/<profile>/report.md from the metrics files
+#                [--against BASELINE]       every notebook, then the report (exit 1 on a regression)
+#   ./run_all.sh test [pytest args]         the test suite (includes every notebook under the smoke profile);
+#                                           `./run_all.sh test --device cuda`: its GPU mode (device-sensitive
+#                                           tests and the smoke notebooks on CUDA)
+#   ./run_all.sh check [--profile P] [--against BASELINE]   rebuild results/<profile>/report.md
+#   ./run_all.sh bench [--device D]         model-steps/s of memlib against the naive loop
+#   ./run_all.sh wheelhouse DIR [pip download options]      fill DIR with memlib's dependencies (no torch)
 #
 # Set-up creates .venv/ here and installs the package. torch: an existing torch is never replaced;
 # where python3 already has one, the venv sees it (--system-site-packages). Otherwise a GPU machine
 # gets pip's default torch, and a machine without one gets torch==$MEMLIB_TORCH_VERSION, which is a
 # CPU wheel where pip is configured with one (set MEMLIB_TORCH_INDEX to a CPU index URL elsewhere).
+# Offline (e.g. a GPU node of a cluster): MEMLIB_WHEELHOUSE=DIR installs from the wheels in DIR and never
+# asks an index; DIR is filled on a machine with network by `./run_all.sh wheelhouse DIR` (see README).
 set -euo pipefail
 cd "$(dirname "$0")"
-VENV=.venv
+VENV=${MEMLIB_VENV:-.venv}
 PY=$VENV/bin/python
 TORCH_VERSION=${MEMLIB_TORCH_VERSION:-2.13.0}
+WHEELHOUSE=${MEMLIB_WHEELHOUSE:-}
 
 say() { printf '%s\n' "$*" >&2; }
+
+pip_install() {   # pip install into the venv: from the wheelhouse only when one is set
+  if [ -n "$WHEELHOUSE" ]; then
+    "$PY" -m pip install -q --no-index --find-links "$WHEELHOUSE" "$@"
+  else
+    "$PY" -m pip install -q "$@"
+  fi
+}
 
 setup() {
   if [ -x "$PY" ] && "$PY" -c "import memlib, papermill, torch, ipykernel" >/dev/null 2>&1 \
@@ -23,6 +39,11 @@ setup() {
     return 0
   fi
   command -v python3 >/dev/null || { say "error: python3 not found; install Python 3.10+ with pip and venv"; exit 2; }
+  if [ -n "$WHEELHOUSE" ]; then
+    [ -d "$WHEELHOUSE" ] || { say "error: MEMLIB_WHEELHOUSE=$WHEELHOUSE is not a directory; fill one with \`./run_all.sh wheelhouse DIR\` on a machine with network"; exit 2; }
+    WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+    say "set-up: offline, from the wheels in $WHEELHOUSE (no package index)"
+  fi
   if [ ! -x "$PY" ]; then
     if python3 -c "import torch" >/dev/null 2>&1; then
       say "set-up: python3 already has torch $(python3 -c 'import torch; print(torch.__version__)'); the venv will use it"
@@ -32,24 +53,51 @@ setup() {
     fi
   fi
   if ! "$PY" -c "import torch" >/dev/null 2>&1; then
-    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    if [ -n "$WHEELHOUSE" ]; then
+      ls "$WHEELHOUSE"/torch-*.whl >/dev/null 2>&1 || { say "error: no torch: this python3 has none and $WHEELHOUSE holds no torch wheel; use the Python that has the machine's CUDA torch, or add a torch wheel"; exit 2; }
+      say "set-up: installing torch from $WHEELHOUSE"
+      pip_install torch
+    elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
       say "set-up: GPU found; installing torch"
-      "$PY" -m pip install -q torch
+      pip_install torch
     else
       say "set-up: no GPU; installing the CPU build torch==$TORCH_VERSION"
-      "$PY" -m pip install -q "torch==$TORCH_VERSION" ${MEMLIB_TORCH_INDEX:+--extra-index-url "$MEMLIB_TORCH_INDEX"}
+      pip_install "torch==$TORCH_VERSION" ${MEMLIB_TORCH_INDEX:+--extra-index-url "$MEMLIB_TORCH_INDEX"}
     fi
   fi
   say "set-up: installing memlib and its dependencies into $VENV"
-  "$PY" -m pip install -q -e . 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
+  if ! pip_install -e . 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2); then
+    [ -n "$WHEELHOUSE" ] && say "error: $WHEELHOUSE lacks a wheel memlib needs (named above); refill it with \`./run_all.sh wheelhouse DIR\` for this Python ($("$PY" -c 'import sys; print(sys.version.split()[0])')) and platform"
+    exit 2
+  fi
   "$PY" -m ipykernel install --sys-prefix --name memlib --display-name "Python (memlib)" >/dev/null
   touch "$VENV/.installed"
+}
+
+wheelhouse() {   # ./run_all.sh wheelhouse DIR [pip download options, e.g. --python-version 3.12 --platform ...]
+  local dir=${1:?usage: ./run_all.sh wheelhouse DIR [pip download options]}
+  shift
+  mkdir -p "$dir"
+  local deps
+  deps=$(python3 - <<'PYEOF'
+import re
+text = open("pyproject.toml").read()
+block = re.search(r"^dependencies = \[(.*?)^\]", text, re.S | re.M).group(1)
+deps = re.findall(r'"([^"]+)"', block)
+print(" ".join(d for d in deps if re.split(r"[<>=!~ \[;]", d)[0].lower() != "torch"))
+PYEOF
+)
+  say "wheelhouse: downloading memlib's dependencies (not torch: the GPU node's own is used) into $dir"
+  # shellcheck disable=SC2086
+  python3 -m pip download -q -d "$dir" --only-binary=:all: "$@" "setuptools>=61" wheel $deps
+  say "wheelhouse: $(ls "$dir" | wc -l) wheels in $dir; on the offline machine: MEMLIB_WHEELHOUSE=$dir ./run_all.sh"
 }
 
 cmd=run
 case "${1:-}" in
   test|check|bench) cmd=$1; shift ;;
-  -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+  wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
+  -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
 esac
 
 setup

@@ -1,15 +1,51 @@
+"""Test set-up: every test on the CPU, seeded, with its own model cache.
+
+`pytest --device cuda` (`./run_all.sh test --device cuda`) is the suite's GPU mode: on a machine with a
+CUDA GPU it runs only the device-sensitive tests (marked `device`) with memlib's device set to CUDA, and the
+smoke notebooks with `--device cuda`.
+"""
 import pytest
 import torch
 
 from memlib import runtime, store
 
 
+def pytest_addoption(parser):
+    parser.addoption("--device", default="cpu", choices=("cpu", "cuda"),
+                     help="cuda: run the device-sensitive tests and the smoke notebooks on a CUDA GPU")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "device: device-sensitive; also run on a GPU by `pytest --device cuda`")
+    config.addinivalue_line("markers", "cuda_only: needs a real CUDA GPU (runs only under `pytest --device cuda`)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--device") == "cuda":
+        if not torch.cuda.is_available():
+            raise pytest.UsageError("--device cuda: torch sees no CUDA GPU on this machine")
+        keep = [i for i in items if i.get_closest_marker("device") or i.get_closest_marker("cuda_only")]
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep
+    else:
+        skip = pytest.mark.skip(reason="needs a CUDA GPU: pytest --device cuda")
+        for item in items:
+            if item.get_closest_marker("cuda_only"):
+                item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def suite_device(request):
+    return request.config.getoption("--device")
+
+
 @pytest.fixture(autouse=True)
-def _cpu_and_isolated_cache(tmp_path, monkeypatch):
-    """Every test on the CPU, seeded, with its own model cache."""
-    runtime.set_device("cpu")
+def _device_seed_and_isolated_cache(tmp_path, monkeypatch, suite_device):
+    """Every test on the suite's device (the CPU unless --device cuda), seeded, with its own model cache."""
+    runtime.set_device(suite_device)
     torch.manual_seed(0)
     monkeypatch.setenv("MEMLIB_CACHE", str(tmp_path / "cache"))
     store.set_default_cache(None)
     yield
+    runtime.set_device("cpu")
     store.set_default_cache(None)

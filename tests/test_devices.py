@@ -17,10 +17,16 @@ from memlib.store import build_model
 from simulated_gpu import OnGPU, move_to_simulated_gpu, simulated_gpu_session
 
 
+pytestmark = pytest.mark.device          # under `pytest --device cuda` these run on the real GPU
+
+
 @pytest.fixture
-def gpu(monkeypatch):
-    """The session's device is the simulated cuda:0 (no CUDA graphs: nothing to capture on a CPU);
-    returns a function that moves a model there."""
+def gpu(monkeypatch, suite_device):
+    """The session's device is cuda: the real one under `pytest --device cuda`, else the simulated cuda:0 (no
+    CUDA graphs: nothing to capture on a CPU). Returns a function that moves a model there."""
+    if suite_device == "cuda":
+        yield lambda model: model.to("cuda")
+        return
     monkeypatch.setattr(torch.cuda, "_lazy_init", lambda: None)      # a CPU-only build would refuse "cuda"
     monkeypatch.setattr(train, "graph_blocker", lambda *a, **k: "simulated GPU")
     monkeypatch.setattr(runtime, "_device", torch.device("cuda"))
@@ -29,28 +35,44 @@ def gpu(monkeypatch):
 
 
 @pytest.fixture
-def on_cpu(monkeypatch):
-    """`with on_cpu():` a plain CPU session inside a test that simulates a GPU (for reference numbers)."""
+def on_cpu(suite_device):
+    """`with on_cpu():` a plain CPU session inside a test on the (real or simulated) GPU, for reference numbers."""
     import contextlib
 
     @contextlib.contextmanager
     def session():
-        from torch.overrides import _pop_mode_temporarily
         saved = runtime.get_device()
         runtime._device = torch.device("cpu")
         try:
-            with _pop_mode_temporarily():
+            if suite_device == "cuda":
                 yield
+            else:
+                from torch.overrides import _pop_mode_temporarily
+                with _pop_mode_temporarily():
+                    yield
         finally:
             runtime._device = saved
     return session
+
+
+def _is_on_gpu(t):
+    return t.device.type == "cuda"
+
+
+@pytest.fixture
+def tol(suite_device):
+    """How close the GPU's numbers must be to the CPU's: the simulated GPU computes on the CPU (only the
+    optimizer's kernels differ from the CPU's fused one), a real GPU's kernels round differently."""
+    return dict(rtol=1e-5, atol=1e-6) if suite_device == "cpu" else dict(rtol=2e-3, atol=1e-4)
 
 
 def _cpu(t):
     return t.cpu() if isinstance(t, torch.Tensor) else t
 
 
-def test_the_simulated_gpu_catches_a_forgotten_move(gpu):
+def test_the_simulated_gpu_catches_a_forgotten_move(gpu, suite_device):
+    if suite_device == "cuda":
+        pytest.skip("the real GPU needs no simulation")
     w = torch.randn(3, 3, device="cuda")
     assert isinstance(w, OnGPU) and w.device.type == "cuda"
     with pytest.raises(RuntimeError, match="same device"):
@@ -90,15 +112,15 @@ Y = torch.tensor([0, 1, 2, 0, 1, 2])
     ("narrowest_layer", lambda m: linalg.narrowest_layer(m, X.shape[1:])),
     ("relative_weight_change", lambda m: metrics.relative_weight_change(_convnet(seed=1), m)),
 ])
-def test_functions_on_a_trained_net_give_the_cpus_numbers(gpu, on_cpu, name, call):
+def test_functions_on_a_trained_net_give_the_cpus_numbers(gpu, on_cpu, tol, name, call):
     with on_cpu():
         ref = call(_convnet())                                         # the same call on a CPU model
     got = call(gpu(_convnet()))
     for a, b in zip(torch.utils._pytree.tree_leaves(got), torch.utils._pytree.tree_leaves(ref)):
         if isinstance(b, torch.Tensor):
-            torch.testing.assert_close(_cpu(a), b, rtol=1e-5, atol=1e-6)
+            torch.testing.assert_close(_cpu(a), b, **tol)
         else:
-            assert a == pytest.approx(b, rel=1e-5, abs=1e-6)
+            assert a == pytest.approx(b, rel=tol["rtol"], abs=tol["atol"])
 
 
 @pytest.mark.parametrize("name,call", [
@@ -136,9 +158,11 @@ def test_paper4_quantities_on_a_gpu_classifier(gpu, on_cpu):
     assert got[1:] == pytest.approx(ref[1:])
 
 
+
+
 @pytest.mark.parametrize("kw", [dict(), dict(until_loss=0.05), dict(batch_size=2, optimizer="adam", lr=1e-3),
                                 dict(clip_grad_norm=0.1, weight_decay=1e-3)])
-def test_training_on_the_gpu_gives_the_cpus_weights(gpu, on_cpu, kw):
+def test_training_on_the_gpu_gives_the_cpus_weights(gpu, on_cpu, tol, kw):
     """fit moves a CPU-built model to the device itself, as in the notebooks."""
     x = torch.rand(4, 1, 6, 6, generator=torch.Generator().manual_seed(1))
     make = lambda: build_model(functools.partial(models.convnet, 2, channels=3), seed=0)
@@ -148,15 +172,15 @@ def test_training_on_the_gpu_gives_the_cpus_weights(gpu, on_cpu, kw):
         h_ref = train.fit(ref, x, **kw)
     net = make()
     h = train.fit(net, x, **kw)
-    assert h.steps == h_ref.steps and h.stopped_at == h_ref.stopped_at          # (rounding: the GPU path uses the
-    torch.testing.assert_close(torch.tensor(h.loss), torch.tensor(h_ref.loss), rtol=1e-5, atol=1e-7)  # foreach,
-    for p, q in zip(net.parameters(), ref.parameters()):                        # not the fused CPU optimizer)
-        assert isinstance(p, OnGPU)
-        torch.testing.assert_close(p.cpu(), q, rtol=1e-5, atol=1e-6)
+    assert h.steps == h_ref.steps and h.stopped_at == h_ref.stopped_at
+    torch.testing.assert_close(torch.tensor(h.loss), torch.tensor(h_ref.loss), **tol)
+    for p, q in zip(net.parameters(), ref.parameters()):
+        assert _is_on_gpu(p)
+        torch.testing.assert_close(p.cpu(), q, **tol)
 
 
 @pytest.mark.parametrize("device_stop", [False, True])
-def test_batched_training_on_the_gpu(gpu, on_cpu, device_stop):
+def test_batched_training_on_the_gpu(gpu, on_cpu, tol, device_stop):
     """fit on a list (grouped ConvNets and vmap-ed FCNs), in the loop's host and device modes."""
     x = torch.rand(2, 1, 6, 6, generator=torch.Generator().manual_seed(2))
     for build in (functools.partial(models.convnet, 2, channels=3), functools.partial(models.fcn, 36, 1, width=8)):
@@ -172,8 +196,61 @@ def test_batched_training_on_the_gpu(gpu, on_cpu, device_stop):
         h = train._loop(Stacked(on, xs, None, loss), device_stop=device_stop, **kw)
         for a, b in zip(h, h_ref):
             assert a.steps == b.steps and a.stopped_at == b.stopped_at
-            torch.testing.assert_close(torch.tensor(a.loss), torch.tensor(b.loss), rtol=1e-5, atol=1e-7)
+            torch.testing.assert_close(torch.tensor(a.loss), torch.tensor(b.loss), **tol)
         for m, r in zip(on, ref):
             for p, q in zip(m.parameters(), r.parameters()):
-                assert isinstance(p, OnGPU)
-                torch.testing.assert_close(p.cpu(), q, rtol=1e-5, atol=1e-6)
+                assert _is_on_gpu(p)
+                torch.testing.assert_close(p.cpu(), q, **tol)
+
+
+# ---- on a real GPU only (`pytest --device cuda`) ---------------------------------------------------------
+
+@pytest.mark.cuda_only
+def test_numerical_policy_on_the_gpu_is_full_float32():
+    """set_device("cuda") turns TF32 off: a convolution and a matrix product in float32 agree with float64 to
+    float32 rounding (TF32's 10-bit mantissa errs ~1e-3), and a deep linear ConvNet passes check_linear."""
+    runtime.set_device("cuda")
+    assert runtime.numerics()["policy"] == "float32, TF32 off"
+    g = torch.Generator().manual_seed(0)
+    x, w = torch.randn(4, 32, 28, 28, generator=g), torch.randn(32, 32, 5, 5, generator=g)
+    ref = torch.nn.functional.conv2d(x.double(), w.double(), padding=2)
+    got = torch.nn.functional.conv2d(x.cuda(), w.cuda(), padding=2).cpu().double()
+    assert ((got - ref).norm() / ref.norm()).item() < 1e-5
+    a, b = torch.randn(512, 512, generator=g), torch.randn(512, 512, generator=g)
+    assert (((a.cuda() @ b.cuda()).cpu().double() - a.double() @ b.double()).norm() / (a.double() @ b.double()).norm()).item() < 1e-5
+    net = build_model(functools.partial(models.linear_conv_ae, 8, filters=16), seed=0).cuda()
+    linalg.check_linear(net, (1, 16, 16))
+
+
+@pytest.mark.cuda_only
+@pytest.mark.parametrize("until", [None, 1e-3])
+@pytest.mark.parametrize("n_models", [1, 4])
+def test_graphed_training_on_the_gpu_equals_eager_and_replays(monkeypatch, until, n_models):
+    """fit with its CUDA graph (replayed, losses read every SYNC_EVERY steps, until_loss on the device) gives
+    the eager loop's stopping steps and, to rounding, its losses and weights."""
+    from memlib import cuda_graph
+    replays = []
+    real_replay = cuda_graph.GraphedStep.__call__
+
+    def counting(self):
+        out = real_replay(self)
+        replays.append(self.graph is not None)
+        return out
+    monkeypatch.setattr(cuda_graph.GraphedStep, "__call__", counting)
+    runtime.set_device("cuda")
+    x = torch.rand(1, 1, 28, 28, generator=torch.Generator().manual_seed(0))
+    make = lambda: [build_model(functools.partial(models.convnet, 5, channels=8), seed=s) for s in range(n_models)]
+    kw = dict(steps=600, lr=0.01, momentum=0.9, schedule="stagewise", clip_grad_norm=1.0, until_loss=until,
+              progress=False)
+    eager, graphed = make(), make()
+    h_e = train.fit(eager if n_models > 1 else eager[0], x, cuda_graph=False, **kw)
+    replays.clear()
+    h_g = train.fit(graphed if n_models > 1 else graphed[0], x, **kw)
+    assert sum(replays) > 400, f"the graph replayed {sum(replays)} of 600 steps"
+    h_e, h_g = (h_e, h_g) if n_models > 1 else ([h_e], [h_g])
+    for a, b in zip(h_e, h_g):
+        assert a.steps == b.steps and a.stopped_at == b.stopped_at
+        torch.testing.assert_close(torch.tensor(b.loss), torch.tensor(a.loss), rtol=1e-3, atol=1e-6)
+    for m, r in zip(graphed, eager):
+        for p, q in zip(m.parameters(), r.parameters()):
+            torch.testing.assert_close(p, q, rtol=1e-3, atol=1e-5)

@@ -18,6 +18,7 @@ def _serial_and_batched(build, x, seeds, strategy="batched", **kw):
     return serial, batched, hist_serial, hist_batched
 
 
+@pytest.mark.device
 @pytest.mark.parametrize("build,kw", [
     (functools.partial(models.convnet, 3, channels=4), dict(lr=0.01, momentum=0.9, schedule="stagewise")),
     (functools.partial(models.fcn, 36, 2, width=16), dict(lr=0.05, momentum=0.9, clip_grad_norm=0.5)),
@@ -39,6 +40,7 @@ def test_batched_training_matches_serial_fits(build, kw):
                               else batched[1].net[0].weight)
 
 
+@pytest.mark.device
 def test_per_model_clipping_equals_torch_clipping():
     g = torch.Generator().manual_seed(0)
     grads = [torch.randn(3, 4, 5, generator=g) * 3, torch.randn(3, 7, generator=g)]
@@ -55,6 +57,7 @@ def test_per_model_clipping_equals_torch_clipping():
             torch.testing.assert_close(p.grad[i], r.grad)
 
 
+@pytest.mark.device
 def test_until_loss_stops_each_model_where_its_own_fit_would():
     build = functools.partial(models.fcn, 8, 0, bias=False)
     x = torch.randn(1, 8)
@@ -73,6 +76,7 @@ def _bn_net():
     return torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.BatchNorm1d(3))
 
 
+@pytest.mark.device
 def test_what_cannot_be_stacked_is_trained_serially_with_its_reason():
     x = torch.randn(8, 3)
     with pytest.warns(UserWarning, match="BatchNorm"):
@@ -108,6 +112,7 @@ def _strided_leaky_convnet():
                                torch.nn.Conv2d(4, 3, 1))
 
 
+@pytest.mark.device
 def test_grouped_forward_equals_each_models_own_forward():
     from torch.func import stack_module_state
     nets = [build_model(_strided_leaky_convnet, seed=s) for s in range(3)]
@@ -128,6 +133,7 @@ def test_what_grouped_forward_accepts():
     assert not ensemble.is_plain_convnet(torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.Flatten()))
 
 
+@pytest.mark.device
 def test_batched_strided_convnet_matches_serial_fits():
     x = torch.randn(2, 3, 8, 8)
     target = torch.randn(2, 3, 4, 4)
@@ -142,6 +148,7 @@ def test_batched_strided_convnet_matches_serial_fits():
         torch.testing.assert_close(torch.tensor(b.loss), torch.tensor(a.loss), rtol=1e-4, atol=1e-6)
 
 
+@pytest.mark.device
 def test_seed_band_cache_matches_single_fits_with_minibatches():
     from memlib.store import fit_cached, fit_cached_seeds
     build = functools.partial(models.fcn, 4, 1, width=8)
@@ -155,6 +162,7 @@ def test_seed_band_cache_matches_single_fits_with_minibatches():
         assert h2.loss == h.loss   # the band's entries are fit_cached's entries
 
 
+@pytest.mark.device
 def test_bench_writes_its_table(tmp_path):
     import json
 

@@ -24,18 +24,21 @@ def test_notebooks_are_stripped_and_parameterized():
 
 
 @pytest.fixture(scope="module")
-def smoke_results(tmp_path_factory):
+def smoke_results(tmp_path_factory, suite_device):
+    """Every notebook under smoke, on the suite's device (`pytest --device cuda`: the GPU)."""
     out = tmp_path_factory.mktemp("results")
-    proc = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--device", "cpu",
+    proc = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--device", suite_device,
                            "--results-dir", str(out)], capture_output=True, text=True, timeout=900)
     return out, proc
 
 
+@pytest.mark.device
 def test_smoke_run_succeeds(smoke_results):
     out, proc = smoke_results
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.device
 @pytest.mark.parametrize("name", NAMES)
 def test_smoke_outputs(smoke_results, name):
     out, _ = smoke_results
@@ -53,6 +56,7 @@ def test_smoke_outputs(smoke_results, name):
                for o in c.get("outputs", [])), "figures were not rendered inline"
 
 
+@pytest.mark.device
 def test_smoke_report(smoke_results):
     out, _ = smoke_results
     report = json.loads((out / "smoke" / "report.json").read_text())

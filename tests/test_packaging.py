@@ -33,3 +33,49 @@ def test_memlib_imports_without_torchvision():
             "memlib.plot, memlib.claims; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def _run_all(tmp_path, env_extra, *args):
+    import os
+    import subprocess
+    env = {**os.environ, "MEMLIB_VENV": str(tmp_path / "venv"), **env_extra}
+    return subprocess.run([str(ROOT / "run_all.sh"), *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_offline_install_refuses_a_missing_wheelhouse_in_one_line(tmp_path):
+    out = _run_all(tmp_path, {"MEMLIB_WHEELHOUSE": str(tmp_path / "nowhere")}, "check")
+    assert out.returncode == 2 and "MEMLIB_WHEELHOUSE" in out.stderr and "not a directory" in out.stderr
+    assert not (tmp_path / "venv").exists()                          # refused before any work
+
+
+def test_offline_install_never_asks_an_index(tmp_path):
+    """An empty wheelhouse: set-up stops with a clear line instead of downloading (pip --no-index)."""
+    empty = tmp_path / "wheels"
+    empty.mkdir()
+    out = _run_all(tmp_path, {"MEMLIB_WHEELHOUSE": str(empty), "PIP_INDEX_URL": "http://127.0.0.1:9/none"}, "check")
+    assert out.returncode == 2, out.stderr
+    assert "offline, from the wheels in" in out.stderr
+    assert "error:" in out.stderr and str(empty) in out.stderr
+    assert "127.0.0.1:9" not in out.stderr                             # the index was never asked
+
+
+def test_offline_install_from_a_real_wheelhouse(tmp_path):
+    """MEMLIB_TEST_WHEELHOUSE=DIR (filled by `./run_all.sh wheelhouse DIR`): a fresh venv that has a torch (this
+    suite's version, installed first as the GPU node's would be) gets memlib and every other dependency from DIR
+    alone. Skipped unless DIR is given (it is ~160 MB)."""
+    import os
+    import subprocess
+    import sys
+    wheels = os.environ.get("MEMLIB_TEST_WHEELHOUSE")
+    if not wheels:
+        import pytest
+        pytest.skip("set MEMLIB_TEST_WHEELHOUSE to a folder filled by ./run_all.sh wheelhouse")
+    import torch
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", f"torch=={torch.__version__.split('+')[0]}"],
+                   check=True)
+    out = _run_all(tmp_path, {"MEMLIB_WHEELHOUSE": wheels, "PIP_INDEX_URL": "http://127.0.0.1:9/none"},
+                   "test", "-q", "-k", "environment_yml")
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "offline, from the wheels in" in out.stderr

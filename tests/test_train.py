@@ -5,6 +5,8 @@ import torch
 from memlib import models
 from memlib.train import History, OPTIMIZERS, TrainingDiverged, fit, stagewise
 
+pytestmark = pytest.mark.device          # under `pytest --device cuda` these run on the GPU
+
 
 def test_stagewise_schedule_is_paper_1s():
     # x0.2 at 30 %, 60 % and 80 % of the steps (paper 1, App. B)

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The GPU evidence in one command (issue 13). On a machine with a CUDA GPU:
+#
+#   benchmarks/gpu_check.sh [OUT]          (offline GPU node: MEMLIB_WHEELHOUSE=DIR benchmarks/gpu_check.sh)
+#
+# writes everything to OUT (default results/gpu-check-<date>):
+#   1. OUT/test-cuda.log    the suite's GPU mode (./run_all.sh test --device cuda): TF32 off, graphed training
+#                           equals eager and replays, memlib's functions on GPU nets, the smoke notebooks on CUDA
+#   2. OUT/bench.json/.log  ./run_all.sh bench --device cuda (memlib against the naive loop, graph against eager)
+#   3. OUT/results/         the quick profile on CUDA from a cold cache, timed, its report compared claim by claim
+#                           with the committed CPU baseline (--against baselines/quick-cpu.json): flips and drifts
+#   4. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also
+#                           appended to benchmarks/RESULTS.md (commit it)
+# Exit status: 0 when every step passed and every target was met.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${1:-results/gpu-check-$(date +%Y%m%d-%H%M)}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+say() { printf '%s\n' "$*" | tee -a "$OUT/steps.log" >&2; }
+
+./run_all.sh check --profile smoke --results-dir "$OUT/setup-probe" >/dev/null 2>&1 || true   # set-up, once
+PY=${MEMLIB_VENV:-.venv}/bin/python
+if ! "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
+  say "error: torch sees no CUDA GPU here; benchmarks/gpu_check.sh measures a GPU (run it on a GPU node)"
+  exit 2
+fi
+rm -rf "$OUT/setup-probe"
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>/dev/null || echo "nvidia-smi: n/a"
+  "$PY" -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda, torch.cuda.get_device_name())"
+} > "$OUT/device.txt"
+say "gpu-check: $(tail -1 "$OUT/device.txt"); output in $OUT"
+
+status=0
+say "[1/3] the suite's GPU mode"
+./run_all.sh test --device cuda -q -p no:cacheprovider > "$OUT/test-cuda.log" 2>&1; rc=$?
+say "      exit $rc: $(tail -1 "$OUT/test-cuda.log")"; [ $rc -eq 0 ] || status=1
+
+say "[2/3] bench on CUDA"
+./run_all.sh bench --device cuda --results-dir "$OUT" > "$OUT/bench.log" 2>&1; rc=$?
+say "      exit $rc"; [ $rc -eq 0 ] || status=1
+
+say "[3/3] quick profile on CUDA, cold cache, against the CPU baseline"
+start=$(date +%s)
+./run_all.sh --profile quick --device cuda --results-dir "$OUT/results" --against baselines/quick-cpu.json \
+  > "$OUT/quick-cuda.log" 2>&1; rc=$?
+echo $(( $(date +%s) - start )) > "$OUT/quick_wall_s"
+say "      exit $rc after $(cat "$OUT/quick_wall_s") s: $(grep '^report:' "$OUT/quick-cuda.log" | tail -1)"
+[ $rc -eq 0 ] || status=1
+
+"$PY" benchmarks/gpu_summary.py "$OUT" > "$OUT/summary.md"; rc=$?
+[ $rc -eq 0 ] || status=1
+cat "$OUT/summary.md"
+{ echo; cat "$OUT/summary.md"; } >> benchmarks/RESULTS.md
+say "gpu-check: summary in $OUT/summary.md (appended to benchmarks/RESULTS.md); exit $status"
+exit $status

@@ -1,0 +1,70 @@
+"""Summarize a `benchmarks/gpu_check.sh` folder as markdown (stdout); exit 1 when a target is missed.
+
+The targets are issue 13's: the quick profile of all four notebooks in at most 4 minutes on one H100 with the
+CPU's claim outcomes; bench: one ConvNet at least 4x the naive loop, 32 ConvNets at least 25x, 32 FCNs at
+least 3.5x (the memory-bandwidth ceiling is about 4.2x), the CUDA graph at least 3x the eager step.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+TARGETS = {("convnet5x32", 1): 4.0, ("convnet5x32", 32): 25.0, ("fcn3x2048", 32): 3.5,
+           ("convnet5x32 cuda-graph vs eager", 1): 3.0}
+QUICK_WALL_TARGET_S = 240
+
+
+def main(out: Path) -> int:
+    ok = True
+    lines = [f"## {time.strftime('%Y-%m-%d')} — GPU check (`benchmarks/gpu_check.sh`)", ""]
+    device = (out / "device.txt").read_text().strip().splitlines() if (out / "device.txt").exists() else ["?"]
+    lines += [f"Device: {' / '.join(device)}.", ""]
+    test_log = (out / "test-cuda.log")
+    if test_log.exists():
+        last = (test_log.read_text().strip().splitlines() or ["(empty)"])[-1]
+        lines += [f"Suite, GPU mode (`./run_all.sh test --device cuda`): {last}", ""]
+        ok &= " failed" not in last and " error" not in last
+    bench = out / "bench.json"
+    if bench.exists():
+        b = json.loads(bench.read_text())
+        lines += ["| bench case | models | strategy | naive | memlib | ratio | target |", "|---|---|---|---|---|---|---|"]
+        for r in b["cases"]:
+            target = TARGETS.get((r["case"], r["models"]))
+            met = "" if target is None else (f">= {target:g} " + ("met" if r["ratio"] >= target else "**missed**"))
+            ok &= target is None or r["ratio"] >= target
+            lines.append(f"| {r['case']} | {r['models']} | {r['strategy']} | {r['naive_model_steps_per_s']} | "
+                         f"{r['memlib_model_steps_per_s']} | {r['ratio']} | {met} |")
+        lines.append("")
+    else:
+        ok = False
+        lines += ["Bench: no bench.json (see bench.log).", ""]
+    report = out / "results" / "quick" / "report.json"
+    if report.exists():
+        rep = json.loads(report.read_text())
+        wall = {nb: (e.get("provenance") or {}).get("wall_time_s") for nb, e in rep["notebooks"].items()}
+        total = float((out / "quick_wall_s").read_text()) if (out / "quick_wall_s").exists() else float("nan")
+        c = rep["counts"]
+        lines += [f"Quick profile on CUDA, cold cache: {total:.0f} s for the four notebooks (target <= "
+                  f"{QUICK_WALL_TARGET_S} s: {'met' if total <= QUICK_WALL_TARGET_S else '**missed**'}); per notebook "
+                  + ", ".join(f"{nb} {w:.0f} s" if w else f"{nb} —" for nb, w in wall.items()) + ".",
+                  f"Claims: {c['reproduced']} reproduced, {c['not reproduced']} not reproduced, {c['not run']} not run; "
+                  f"{len(rep['regressions'])} regressions (ledger and CPU baseline)."]
+        comp = rep.get("comparison") or {}
+        lines += [f"Against the CPU baseline: {len(comp.get('flips', []))} outcomes flipped, "
+                  f"{len(comp.get('drifts', []))} metrics drifted beyond tolerance "
+                  f"({sum(bool(d['claims']) for d in comp.get('drifts', []))} read by claims)."]
+        lines += [f"- flipped: `{f['id']}` {f['baseline']} -> {f['now']}" for f in comp.get("flips", [])]
+        lines += [f"- REGRESSION {r}" for r in rep["regressions"][:40]]
+        ok &= total <= QUICK_WALL_TARGET_S and not rep["regressions"]
+    else:
+        ok = False
+        lines += ["Quick profile: no report (see quick-cuda.log)."]
+    lines += ["", f"All targets met: {'yes' if ok else 'no'}."]
+    print("\n".join(lines))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1])))

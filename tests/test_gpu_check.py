@@ -1,0 +1,43 @@
+"""benchmarks/gpu_check.sh's summary: the numbers beside issue 13's targets, and its verdict."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _folder(tmp_path, ratio32, wall, regressions=()):
+    (tmp_path / "device.txt").write_text("NVIDIA H100 80GB HBM3, 81559 MiB, 580\ntorch 2.11 cuda 13.0 NVIDIA H100")
+    (tmp_path / "test-cuda.log").write_text("....\n40 passed in 61.2s\n")
+    cases = [dict(case="convnet5x32", models=1, strategy="single, graph", naive_model_steps_per_s=475,
+                  memlib_model_steps_per_s=3000, ratio=6.3),
+             dict(case="convnet5x32", models=32, strategy="batched, graph", naive_model_steps_per_s=470,
+                  memlib_model_steps_per_s=470 * ratio32, ratio=ratio32),
+             dict(case="fcn3x2048", models=32, strategy="batched, graph", naive_model_steps_per_s=980,
+                  memlib_model_steps_per_s=4000, ratio=4.08),
+             dict(case="convnet5x32 cuda-graph vs eager", models=1, strategy="graph", naive_model_steps_per_s=480,
+                  memlib_model_steps_per_s=3100, ratio=6.46)]
+    (tmp_path / "bench.json").write_text(json.dumps({"cases": cases}))
+    (tmp_path / "quick_wall_s").write_text(str(wall))
+    rep = tmp_path / "results" / "quick"
+    rep.mkdir(parents=True)
+    rep.joinpath("report.json").write_text(json.dumps({
+        "counts": {"reproduced": 80, "not reproduced": 40, "not run": 5}, "regressions": list(regressions),
+        "comparison": {"flips": [], "drifts": []},
+        "notebooks": {"01_identity_vs_constant": {"provenance": {"wall_time_s": 90.0}}}}))
+    return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gpu_summary.py"), str(tmp_path)],
+                          capture_output=True, text=True)
+
+
+def test_summary_meets_the_targets(tmp_path):
+    out = _folder(tmp_path, ratio32=31.0, wall=200)
+    assert out.returncode == 0, out.stdout
+    assert "All targets met: yes" in out.stdout and "| convnet5x32 | 32 |" in out.stdout and ">= 25 met" in out.stdout
+
+
+def test_summary_names_a_missed_target_and_a_regression(tmp_path):
+    out = _folder(tmp_path, ratio32=12.0, wall=300, regressions=["p2.x: not reproduced, the ledger expects reproduced"])
+    assert out.returncode == 1
+    assert ">= 25 **missed**" in out.stdout and "(target <= 240 s: **missed**)" in out.stdout
+    assert "REGRESSION p2.x" in out.stdout
