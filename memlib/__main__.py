@@ -11,12 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from . import claims
-from .runtime import DEVICES, PROFILES, MemlibError, check_choice
+from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
@@ -37,7 +38,7 @@ def resolve_names(only: list[str] | None) -> list[str]:
         match = [n for n in names if n == want or n.split("_")[0] == want]
         if len(match) != 1:
             raise MemlibError(f"unknown notebook {want!r}; choose one of: {', '.join(names)}")
-        out += match
+        out += [m for m in match if m not in out]          # --only 04 --only 04_rho_dynamics: once
     return out
 
 
@@ -59,45 +60,112 @@ def ensure_kernel() -> str:
     return KERNEL
 
 
-def run(args) -> int:
-    names = resolve_names(args.only)
+def check_run_inputs(args) -> None:
+    """Everything `run` can refuse, refused before a kernel starts (one line each)."""
     if args.data_root is not None and not Path(args.data_root).expanduser().is_dir():
         raise MemlibError(f"--data-root {args.data_root} is not a directory")
+    if args.profile == "paper" and args.data_root is None:
+        raise MemlibError("the paper profile trains on the papers' datasets: pass --data-root DIR (README: "
+                          "'The papers' datasets')")
+    if args.device == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            raise MemlibError("--device cuda: torch sees no GPU on this machine; use --device cpu or auto")
     if args.against is not None:
         _check_baseline(args.against, args.profile)
+
+
+def run(args) -> int:
+    """Execute the notebooks. Each writes into a fresh folder beside its results, swapped in when it
+    finishes: a notebook that fails (or is interrupted) replaces its old results with its executed notebook
+    and `failed.json`, so the report shows it as failed, never with older numbers."""
+    names = resolve_names(args.only)
+    check_run_inputs(args)
+    results = Path(args.results_dir).expanduser().resolve()
+    writable(results / args.profile)
+    # the cache the kernels use, absolute (a relative MEMLIB_CACHE would land in the kernel's folder, the repo)
+    os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
     import papermill as pm
     kernel = ensure_kernel()
     os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
     if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
-    results = Path(args.results_dir).resolve()
     failed = []
     for i, name in enumerate(names, 1):
-        out_dir = results / args.profile / name
-        out_dir.mkdir(parents=True, exist_ok=True)
+        final = results / args.profile / name
+        stage = results / args.profile / f".{name}.running-{os.getpid()}"
+        shutil.rmtree(stage, ignore_errors=True)
+        stage.mkdir(parents=True)
+        os.environ["MEMLIB_RUN_DIR"] = str(stage)                     # store.Run writes here (the kernel inherits it)
         params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
                       data_root=None if args.data_root is None else str(Path(args.data_root).expanduser().resolve()))
         print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
         t0 = time.perf_counter()
+        reason = None
         try:
-            pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(out_dir / f"{name}.ipynb"),
+            pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
                                 parameters=params, kernel_name=kernel, cwd=str(ROOT), execution_timeout=cell_timeout,
                                 progress_bar=sys.stderr.isatty())
+            if not (stage / "provenance.json").exists():
+                reason = "the notebook ended without run.finish() (no provenance.json)"
         except pm.PapermillExecutionError as e:
-            failed.append(name)
-            print(f"  {name} failed in cell {e.exec_count}: {e.ename}: {e.evalue}\n"
-                  f"  full traceback in {out_dir / (name + '.ipynb')}", flush=True)
-            continue
+            reason = f"failed in cell {e.exec_count}: {e.ename}: {(str(e.evalue).strip().splitlines() or [''])[0][:300]}"
+        except KeyboardInterrupt:
+            _swap_in(stage, final, "interrupted (Ctrl-C)")
+            print(f"  {name} interrupted; marked as failed", flush=True)
+            _report(results, args.profile, args.against)
+            return 130
         except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
+            reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
+        finally:
+            os.environ.pop("MEMLIB_RUN_DIR", None)
+            _print_cache_warnings()
+        _swap_in(stage, final, reason)
+        if reason:
             failed.append(name)
-            print(f"  {name} failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:200]}", flush=True)
+            print(f"  {name} {reason}\n  full traceback in {final / (name + '.ipynb')}", flush=True)
             continue
-        rows = claims.evaluate_notebook(name, _metrics(out_dir), args.profile)
+        rows = claims.evaluate_notebook(name, _metrics(final), args.profile)
         print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {_summary(rows)}", flush=True)
     if args.untrained:
         return _untrained_audit(results, args.profile) or (1 if failed else 0)
     return _report(results, args.profile, args.against) or (1 if failed else 0)
+
+
+def _swap_in(stage: Path, final: Path, failure: str | None) -> None:
+    """Replace `final` by `stage` as a whole. A failed run keeps no provenance (it is no finished run) and
+    says why in failed.json."""
+    if failure:
+        (stage / "provenance.json").unlink(missing_ok=True)
+        atomic_write_text(stage / "failed.json", json.dumps({"reason": failure,
+                                                             "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+    old = final.with_name(f".{final.name}.old-{os.getpid()}")
+    if final.exists():
+        os.replace(final, old)
+    os.replace(stage, final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _print_cache_warnings() -> None:
+    """Corrupt cache entries found inside the kernel (store.Cache logs them) reach the command line too."""
+    log = Path(os.environ["MEMLIB_CACHE"]) / "corrupt.log"
+    if log.exists():
+        for line in log.read_text().splitlines():
+            print(f"  warning: {line}", flush=True)
+        log.unlink(missing_ok=True)
+
+
+def writable(folder: Path) -> None:
+    """One clear line (MemlibError) when `folder` cannot be created or written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-probe-{os.getpid()}"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as e:
+        raise MemlibError(f"cannot write to {folder}: {e.strerror or e}; free some space or choose another "
+                          "--results-dir") from None
 
 
 def _untrained_audit(results: Path, profile: str) -> int:
@@ -113,8 +181,9 @@ def _untrained_audit(results: Path, profile: str) -> int:
 
 
 def _metrics(out_dir: Path) -> dict:
+    from .claims.report import decode
     p = out_dir / "metrics.json"
-    return json.loads(p.read_text()) if p.exists() else {}
+    return decode(json.loads(p.read_text())) if p.exists() else {}
 
 
 def _summary(rows) -> str:
@@ -206,6 +275,11 @@ def main(argv=None) -> int:
         return check(args)
     except MemlibError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:                 # a full disk or a read-only folder: one line naming the file
+        where = e.filename or "the results folder"
+        print(f"error: cannot write {where}: {e.strerror or e}; free some space or choose another --results-dir",
+              file=sys.stderr)
         return 2
 
 

@@ -134,15 +134,20 @@ def progress_bar(**kwargs):
 
 def atomic_write_text(path, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder and a rename, so a reader
-    never sees half a file and a failed write leaves the old one intact."""
+    never sees half a file and a failed write (a full disk) leaves the old one intact and no stray file."""
+    atomic_write_bytes(path, text.encode())
+
+
+def atomic_write_bytes(path, data: bytes) -> None:
+    """`atomic_write_text` for bytes."""
     import tempfile
     from pathlib import Path
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:

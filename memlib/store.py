@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
+import math
 import os
 import platform
 import subprocess
@@ -24,11 +26,12 @@ import torch
 from . import claims as _claims
 from .models import initialize_
 from .plot import savefig
-from .runtime import (MemlibError, PROFILES, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
+from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
                       seed_everything, set_device)
 from .train import History, fit, fit_many
 
-CACHE_VERSION = 1  # bump when a change to the training code invalidates cached models
+CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
+MAGIC = b"memlib-cache 2 sha256="  # an entry: MAGIC + hex digest of the payload + b"\n" + torch.save payload
 _default_cache = None
 
 
@@ -67,28 +70,41 @@ class Cache:
         return self.root / f"{self.key(config)}.pt"
 
     def load(self, config: dict):
-        """The stored value for `config`, or None when absent or unreadable (then it is deleted)."""
+        """The stored value for `config`, or None when absent or untrustworthy: an entry whose checksum does
+        not match its bytes, or that does not load, is deleted, recomputed and reported (a warning, and a
+        line in `corrupt.log` that `python -m memlib run` prints)."""
         path = self.path(config)
         if not path.exists():
             return None
         try:
-            entry = torch.load(path, map_location="cpu", weights_only=True)
+            raw = path.read_bytes()
+            head, sep, payload = raw.partition(b"\n")
+            if not (sep and head.startswith(MAGIC)):
+                raise ValueError("not a memlib cache entry of this version")
+            if hashlib.sha256(payload).hexdigest().encode() != head[len(MAGIC):]:
+                raise ValueError("checksum mismatch: the file's bytes changed after it was written")
+            entry = torch.load(io.BytesIO(payload), map_location="cpu", weights_only=True)
             if json.dumps(entry["config"], sort_keys=True, default=str) != json.dumps(config, sort_keys=True, default=str):
                 raise ValueError("stored configuration differs")
             return entry["value"]
         except Exception as e:  # noqa: BLE001 - any failure to read means: do not trust it
             reason = (str(e).strip().splitlines() or [""])[0][:120]
-            warnings.warn(f"cache entry {path.name} is corrupt ({type(e).__name__}: {reason}); recomputing it",
-                          stacklevel=3)
+            message = f"cache entry {path} is corrupt ({type(e).__name__}: {reason}); recomputing it"
+            warnings.warn(message, stacklevel=3)
+            try:
+                with open(self.root / "corrupt.log", "a") as log:
+                    log.write(message + "\n")
+            except OSError:
+                pass
             path.unlink(missing_ok=True)
             return None
 
     def save(self, config: dict, value) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
-        path = self.path(config)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        torch.save({"config": json.loads(json.dumps(config, default=str)), "value": value}, tmp)
-        os.replace(tmp, path)  # atomic: a killed run never leaves a half-written entry
+        """Write an entry atomically (temporary name, rename), with the checksum of its payload."""
+        buf = io.BytesIO()
+        torch.save({"config": json.loads(json.dumps(config, default=str)), "value": value}, buf)
+        payload = buf.getvalue()
+        atomic_write_bytes(self.path(config), MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
 
     def get_or_compute(self, config: dict, compute):
         value = self.load(config)
@@ -188,6 +204,18 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
     return [out[s] for s in seeds]
 
 
+def _finite_json(obj):
+    """NaN and infinities as the strings "nan", "inf", "-inf": metrics.json stays valid JSON for every reader
+    (memlib.claims reads them back as floats)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, dict):
+        return {k: _finite_json(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite_json(v) for v in obj]
+    return obj
+
+
 def _git_commit() -> str | None:
     try:
         return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
@@ -215,7 +243,8 @@ class Run:
         self.notebook, self.profile, self.seed, self.data_root = notebook, profile, seed, data_root
         self.device = set_device(device)
         seed_everything(seed)
-        self.dir = Path(results_dir) / profile / notebook
+        # `python -m memlib run` points MEMLIB_RUN_DIR at a fresh folder it swaps in when the notebook finishes
+        self.dir = Path(os.environ.get("MEMLIB_RUN_DIR") or Path(results_dir) / profile / notebook)
         self.dir.mkdir(parents=True, exist_ok=True)
         for stale in ("provenance.json", "metrics.json"):   # a run that fails from here on is no finished run
             (self.dir / stale).unlink(missing_ok=True)
@@ -266,7 +295,7 @@ class Run:
         return path
 
     def _write(self, name, obj):
-        atomic_write_text(self.dir / name, json.dumps(obj, indent=1, sort_keys=True))
+        atomic_write_text(self.dir / name, json.dumps(_finite_json(obj), indent=1, sort_keys=True, allow_nan=False))
 
     def finish(self):
         """Write metrics.json and provenance.json (which marks the run as finished); return this

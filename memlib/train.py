@@ -119,6 +119,36 @@ def diverged(v: float, step: int, last_read: int, steps: int, optimizer: str, lr
                             f"(optimizer={optimizer}, lr={lr:g}); lower the learning rate")
 
 
+@torch.no_grad()
+def check_inputs(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None, *, batch_size=None,
+                 loss_fn=None) -> None:
+    """One clear MemlibError, before any training, for data `fit` cannot train on: no examples, a batch
+    size below 1, NaN or infinite values, a target whose shape is not the model's output's (MSE would
+    broadcast it silently), or as many targets as examples."""
+    if not isinstance(x, torch.Tensor) or x.ndim == 0 or len(x) == 0:
+        raise MemlibError(f"x has no examples (shape {tuple(getattr(x, 'shape', ()))}): nothing to train on")
+    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+        raise MemlibError(f"batch_size must be a positive integer or None (full batch), got {batch_size!r}")
+    for name, t in (("x", x), ("target", target)):
+        if t is not None and t.is_floating_point() and not bool(torch.isfinite(t).all()):
+            bad = int((~torch.isfinite(t)).sum())
+            raise MemlibError(f"{name} holds {bad} NaN or infinite values of {t.numel()}; clean the data first")
+    if target is not None and len(target) != len(x):
+        raise MemlibError(f"x has {len(x)} examples but target has {len(target)}")
+    if loss_fn is F.mse_loss:
+        was = model.training
+        model.eval()                                 # one example through it: BatchNorm must not count it
+        try:
+            out = model(x[:1].to(next(model.parameters()).device))
+        finally:
+            model.train(was)
+        want = tuple((x if target is None else target).shape[1:])
+        if tuple(out.shape[1:]) != want:
+            raise MemlibError(f"the model's output has shape {tuple(out.shape[1:])} per example but the "
+                              f"{'input (autoencoding)' if target is None else 'target'} has {want}; "
+                              "the MSE would broadcast them silently")
+
+
 class Single:
     """One model as a trainable: its own parameters (those named in `parameters`), full-batch or
     minibatches drawn without replacement each epoch from a generator seeded by `seed`."""
@@ -382,6 +412,8 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
     if max_steps() is not None:
         steps = min(steps, max_steps())
     factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
+    model.to(get_device())
+    check_inputs(model, x, target, batch_size=batch_size, loss_fn=loss_fn)
     trainable = Single(model, x, target, loss_fn, parameters=parameters, batch_size=batch_size, seed=seed)
     return _loop(trainable, steps=steps, lr=lr, optimizer=optimizer, momentum=momentum, weight_decay=weight_decay,
                  factor=factor, until_loss=until_loss, clip_grad_norm=clip_grad_norm, log_every=log_every,
@@ -423,6 +455,8 @@ def fit_many(models: list[torch.nn.Module], x: torch.Tensor, target: torch.Tenso
                     desc=f"{desc or 'fit'} {i + 1}/{len(models)}", **kw)
                 for i, (m, s) in enumerate(zip(models, seeds))]
     factor, loss_fn = resolve_schedule_and_loss(schedule, loss)
+    models[0].to(get_device())
+    check_inputs(models[0], x, target, loss_fn=loss_fn)
     group = ensemble.batched_limits()["group"]
     hists = []
     for i in range(0, len(models), group):                     # independent models: chunks train alike

@@ -69,7 +69,8 @@ def test_minibatches_cover_each_epoch_and_are_seeded():
             self.w = torch.nn.Parameter(torch.ones(1))
 
         def forward(self, x):
-            seen.append(x[:, 0].tolist())
+            if self.training:                     # (fit's shape check runs one example in eval mode first)
+                seen.append(x[:, 0].tolist())
             return x * self.w
 
     x = torch.arange(10.0)[:, None]
@@ -113,3 +114,22 @@ def test_models_shapes_and_inits():
     assert all(abs(m.weight.norm().item() - 3.0) < 1e-4 for m in models.weight_layers(net))
     with pytest.raises(ValueError, match="xavier_normal"):
         models.initialize_(net, "orthogonal")
+
+
+@pytest.mark.parametrize("x,target,kw,message", [
+    (torch.zeros(0, 4), None, {}, "no examples"),
+    (torch.randn(3, 4), None, {"batch_size": 0}, "batch_size must be a positive integer"),
+    (torch.tensor([[1.0, float("nan"), 0.0, 0.0]]), None, {}, "x holds 1 NaN or infinite values"),
+    (torch.randn(2, 4), torch.tensor([[1.0] * 4, [float("inf")] * 4]), {}, "target holds 4 NaN"),
+    (torch.randn(3, 4), torch.randn(3), {}, r"output has shape \(4,\) per example but the target has \(\)"),
+    (torch.randn(3, 4), torch.randn(2, 4), {}, "x has 3 examples but target has 2"),
+])
+def test_bad_training_data_is_one_clear_error_before_training(x, target, kw, message):
+    net = models.fcn(4, 1, width=8)
+    before = [p.detach().clone() for p in net.parameters()]
+    with pytest.raises(ValueError, match=message):
+        fit(net, x, target, steps=5, lr=0.1, progress=False, **kw)
+    assert all(torch.equal(a, b) for a, b in zip(before, net.parameters()))      # nothing trained
+    with pytest.raises(ValueError, match=message):
+        fit([models.fcn(4, 1, width=8), models.fcn(4, 1, width=8)], x, target, steps=5, lr=0.1, progress=False,
+            **kw)

@@ -74,18 +74,34 @@ def load_results(results_dir, profile: str) -> dict:
     """{notebook: {"metrics": dict | None, "provenance": dict | None}} for a profile's results folder.
 
     A notebook's metrics count only when its provenance says the run finished; a metrics file without
-    one (a failed or interrupted run) is treated as no run."""
+    one (a failed or interrupted run) is treated as no run, and `failed.json` (written by `run`) says why."""
     base = Path(results_dir) / profile
     out = {}
     for nb in NOTEBOOKS.values():
         prov = _read_json(base / nb / "provenance.json")
         metrics = _read_json(base / nb / "metrics.json") if prov is not None else None
-        out[nb] = {"metrics": metrics, "provenance": prov}
+        failed = _read_json(base / nb / "failed.json")
+        out[nb] = {"metrics": None if metrics is None else decode(metrics), "provenance": prov,
+                   "failed": None if failed is None else failed.get("reason", "failed")}
     return out
 
 
+def decode(metrics: dict) -> dict:
+    """metrics.json keeps NaN and infinities as the strings "nan", "inf", "-inf" (valid JSON): as floats."""
+    def one(v):
+        return float(v) if isinstance(v, str) and v in ("nan", "inf", "-inf") else v
+    return {k: [one(x) for x in v] if isinstance(v, list) else one(v) for k, v in metrics.items()}
+
+
 def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
-    return [evaluate(c, results.get(c.notebook, {}).get("metrics"), profile) for c in claims]
+    rows = []
+    for c in claims:
+        entry = results.get(c.notebook, {})
+        row = evaluate(c, entry.get("metrics"), profile)
+        if entry.get("failed") and entry.get("metrics") is None:
+            row["reason"] = f"the notebook failed: {entry['failed']}"
+        rows.append(row)
+    return rows
 
 
 def counts(rows) -> dict:
@@ -191,7 +207,8 @@ def build(claims, results_dir, profile: str, *, against=None) -> dict:
         comparison = compare(rows, results, baseline)
     counted = [r for r in rows if r["about"] != "sanity"]
     per_paper = {p: counts([r for r in counted if r["paper"] == p]) for p in NOTEBOOKS}
-    regs = regressions(rows, comparison)
+    regs = [f"notebook {nb} failed: {e['failed']}" for nb, e in results.items() if e.get("failed")]
+    regs += regressions(rows, comparison)
     return {"profile": profile, "device": _device_line(results), "counts": counts(counted), "per_paper": per_paper,
             "sanity": counts([r for r in rows if r["about"] == "sanity"]), "regressions": regs,
             "comparison": comparison, "claims": rows,
