@@ -299,7 +299,7 @@ def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, rank_rtol: floa
 def spectrum_panels(panels: dict, *, title=None, ylim=(1e-4, 3)):
     """Magnitudes of eigenvalues (already sorted by magnitude), log scale, one panel per entry of
     `panels` = {panel title: {curve label: eigenvalues}}, a gray line at 1 (paper 3, Fig 6)."""
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.2), squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.4), squeeze=False, constrained_layout=True)
     for ax, (name, curves) in zip(axes[0], panels.items()):
         for label, vals in curves.items():
             v = torch.as_tensor(vals).abs().cpu().numpy()
