@@ -111,6 +111,17 @@ def numerical_rank(A, *, rtol: float = 1e-2) -> int:
     return int((s > rtol * s.max()).sum()) if s.numel() and s.max() > 0 else 0
 
 
+def singular_ratio(A, k: int) -> float:
+    """sigma_{k+1} / sigma_1 of `A` (singular values in descending order; 0.0 when A has at most k).
+
+    Below `rtol` exactly when `numerical_rank(A, rtol=rtol) <= k`: the continuous measure behind a
+    "rank k" statement (paper 3's Conjecture), which shows how close a rank is to its cutoff."""
+    s = torch.linalg.svdvals(torch.as_tensor(A).detach().cpu().double())
+    if not s.numel() or s[0] <= 0:
+        return 0.0
+    return float(s[k] / s[0]) if k < s.numel() else 0.0
+
+
 def span_dimension(x, *, rtol: float = 1e-6) -> int:
     """dim span X of a set of images (N, ...): the numerical rank of the (N, d) data matrix."""
     return numerical_rank(torch.as_tensor(x).reshape(len(x), -1), rtol=rtol)

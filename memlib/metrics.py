@@ -318,6 +318,21 @@ def point_map_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torc
 
 
 @torch.no_grad()
+def autoencoder_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor, *,
+                       realistic=slice(None), noise=slice(0)) -> dict:
+    """Paper 3, Fig 2-3: point map or identity? A net trained on `x_train` (1, c, s, s), scored on
+    `probes` (N, c, s, s) whose rows `realistic` are photos / squares and `noise` are N(0, 1) inputs.
+
+    `point_map_corr` / `point_map_corr_noise`: mean |corr(C(y), C(x_train))| over the realistic /
+    noise probes (`point_map_scores`); `abs_corr_to_input` / `abs_corr_to_input_all`: mean
+    |corr(C(y), y)| over the realistic / all probes (the identity up to sign)."""
+    pm = point_map_scores(model, probes, x_train)                               # (N,)
+    ident = correlation(predict(model, probes), probes.cpu()).abs()             # (N,)
+    return {"point_map_corr": pm[realistic].mean().item(), "point_map_corr_noise": pm[noise].mean().item(),
+            "abs_corr_to_input": ident[realistic].mean().item(), "abs_corr_to_input_all": ident.mean().item()}
+
+
+@torch.no_grad()
 def predict_each_batchnorm(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     """Outputs (N, ...) of a BatchNorm net used as in training on one image: each input alone, in
     train mode (normalized by its own statistics), on a copy so running statistics stay untouched."""
@@ -335,18 +350,20 @@ def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float 
     magnitude), `span` = dim span X, `r_min` (narrowest representation), `rank` (singular values above
     `rank_rtol` of the largest), `near1` (eigenvalues with | |lambda| - 1 | < `near_tol`), `top_err`
     (max |lambda_i - 1| over the top dim-span-X eigenvalues), `resid` (relative distance of those
-    eigenvectors from span X) and `stored` (eigenpairs with |lambda - 1| < `value_tol` whose
-    eigenvector lies within `resid_tol` of span X)."""
+    eigenvectors from span X), `stored` (eigenpairs with |lambda - 1| < `value_tol` whose
+    eigenvector lies within `resid_tol` of span X) and `rank_excess` = sigma_{m+1} / sigma_1 with
+    m = min(dim span X, r_min): below `rank_rtol` exactly when rank <= m, the Conjecture's rank."""
     from . import linalg
     shape = tuple(x.shape[1:])
     A = linalg.operator_matrix(model, shape)
     vals, imgs = linalg.eigenimages(A, shape)
-    k = linalg.span_dimension(x)
-    return dict(A=A, vals=vals, imgs=imgs, span=k, r_min=linalg.narrowest_layer(model, shape),
+    k, r_min = linalg.span_dimension(x), linalg.narrowest_layer(model, shape)
+    return dict(A=A, vals=vals, imgs=imgs, span=k, r_min=r_min,
                 rank=linalg.numerical_rank(A, rtol=rank_rtol), near1=linalg.count_near(vals, tol=near_tol),
                 top_err=(vals[:k] - 1).abs().max().item(),
                 resid=linalg.span_residual(imgs[:k], x).max().item(),
-                stored=linalg.stored_images(vals, imgs, x, value_tol=value_tol, resid_tol=resid_tol))
+                stored=linalg.stored_images(vals, imgs, x, value_tol=value_tol, resid_tol=resid_tol),
+                rank_excess=linalg.singular_ratio(A, min(k, r_min)))
 
 
 

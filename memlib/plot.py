@@ -296,6 +296,32 @@ def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, rank_rtol: floa
     return fig
 
 
+def spectrum_panels(panels: dict, *, title=None, ylim=(1e-4, 3)):
+    """Magnitudes of eigenvalues (already sorted by magnitude), log scale, one panel per entry of
+    `panels` = {panel title: {curve label: eigenvalues}}, a gray line at 1 (paper 3, Fig 6)."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.4), squeeze=False, constrained_layout=True)
+    for ax, (name, curves) in zip(axes[0], panels.items()):
+        for label, vals in curves.items():
+            v = torch.as_tensor(vals).abs().cpu().numpy()
+            ax.semilogy(np.arange(1, len(v) + 1), np.maximum(v, 1e-8), label=label)
+        ax.axhline(1, color="gray", lw=0.5)
+        ax.set(xlabel="eigenvalue index", ylabel="|eigenvalue|", title=name, ylim=ylim)
+        ax.legend()
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def eigenvector_rows(named: dict, n: int = 4) -> tuple[list, list]:
+    """Rows and row labels for `image_grid`: the real and imaginary parts (each min-max scaled) of the
+    first `n` eigenvector images of each entry of `named` = {label: complex images (k, c, s, s)}."""
+    rows, labels = [], []
+    for name, imgs in named.items():
+        rows += [unit_range(imgs[:n].real.float()), unit_range(imgs[:n].imag.float())]
+        labels += [f"{name}: Re", f"{name}: Im"]
+    return rows, labels
+
+
 # ---------------------------------------------------------------- paper 4: rho dynamics
 # `runs` below is {initial norm: records} with records as memlib.rho.RhoRecorder writes them
 # (None for a diverged run, skipped).

@@ -69,6 +69,7 @@ def test_appendix_c_ranks_small_budget():
         assert row["span"] == k and row["r_min"] == 4
         assert row["rank"] == k and row["stored"] == k
         assert row["top_err"] < 0.01 and row["resid"] < 0.05
+        assert row["rank_excess"] < 0.05                          # sigma_4 / sigma_1: rank 3 at the 5 % cutoff
 
 
 def test_unet_shapes_and_skips():
@@ -120,3 +121,45 @@ def test_uniform_per_layer_params_init_bound_is_one_over_sqrt_weight_count():
         assert w.abs().max().item() <= bound
         assert w.abs().max().item() > 0.9 * bound                 # fills the interval
         assert w.std().item() == pytest.approx(bound / math.sqrt(3), rel=0.15)   # std of U(-a, a)
+
+
+def test_singular_ratio_is_the_continuous_numerical_rank():
+    """sigma_{k+1} / sigma_1 against a diagonal matrix's known singular values, and its agreement with
+    numerical_rank: below rtol exactly when the rank at rtol is at most k."""
+    U, _ = torch.linalg.qr(torch.randn(5, 5, dtype=torch.float64, generator=torch.Generator().manual_seed(1)))
+    s = torch.tensor([4.0, 2.0, 0.1, 0.02, 0.0], dtype=torch.float64)
+    A = U @ torch.diag(s) @ U.T.flip(0)                      # singular values s, in a rotated basis
+    for k, want in enumerate([1.0, 0.5, 0.025, 0.005, 0.0]):
+        assert linalg.singular_ratio(A, k) == pytest.approx(want, abs=1e-12)
+        for rtol in (0.01, 0.03, 0.3):
+            assert (linalg.singular_ratio(A, k) < rtol) == (linalg.numerical_rank(A, rtol=rtol) <= k)
+    assert linalg.singular_ratio(A, 5) == 0.0 and linalg.singular_ratio(torch.zeros(3, 3), 0) == 0.0
+
+
+def test_autoencoder_scores_tell_the_identity_from_a_point_map():
+    from memlib import metrics
+    torch.manual_seed(0)
+    probes, x = torch.randn(6, 1, 3, 3), torch.randn(1, 1, 3, 3)
+    ident = nn.Conv2d(1, 1, 1, bias=False)
+    with torch.no_grad():
+        ident.weight.fill_(-2.0)                              # the identity up to sign and scale
+    s = metrics.autoencoder_scores(ident, probes, x, realistic=slice(0, 4), noise=slice(4, 6))
+    assert s["abs_corr_to_input"] == pytest.approx(1.0) and s["abs_corr_to_input_all"] == pytest.approx(1.0)
+    point = nn.Linear(9, 9, bias=False)                       # y -> <u, y> v: a point map
+    with torch.no_grad():
+        point.weight.copy_(torch.randn(9, 1) @ torch.randn(1, 9))
+    net = nn.Sequential(nn.Flatten(), point, nn.Unflatten(1, (1, 3, 3)))
+    s = metrics.autoencoder_scores(net, probes, x, realistic=slice(0, 4), noise=slice(4, 6))
+    assert s["point_map_corr"] == pytest.approx(1.0) and s["point_map_corr_noise"] == pytest.approx(1.0)
+    assert s["abs_corr_to_input_all"] < 0.9
+
+
+def test_spectrum_panels_and_eigenvector_rows():
+    from memlib import plot
+    vals = torch.tensor([1.0 + 0j, 0.5j, 1e-3])
+    fig = plot.spectrum_panels({"a": {"k=1": vals}, "b": {"k=1": vals, "k=2": vals.abs()}}, title="t")
+    assert len(fig.axes) == 2 and len(fig.axes[1].lines) == 3          # two curves and the line at 1
+    imgs = torch.randn(5, 3, 4, 4, dtype=torch.complex64)
+    rows, labels = plot.eigenvector_rows({"D": imgs}, n=4)
+    assert labels == ["D: Re", "D: Im"] and rows[0].shape == (4, 3, 4, 4)
+    assert rows[1].min() == 0 and rows[1].max() == 1
