@@ -231,8 +231,18 @@ def check(args) -> int:
 
 
 def bench(args) -> int:
-    from .bench import run_bench
+    from .bench import CASES, run_bench
     from .runtime import set_device
+    for case in args.case or []:
+        check_choice(case, tuple(CASES), "bench case")
+    if any(m < 1 for m in args.models) or args.steps < 1:
+        raise MemlibError(f"--models and --steps must be at least 1 (got --models {' '.join(map(str, args.models))}, "
+                          f"--steps {args.steps})")
+    if args.device == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            raise MemlibError("--device cuda: torch sees no GPU on this machine; use --device cpu or auto")
+    writable(Path(args.results_dir))
     set_device(args.device)
     run_bench(model_counts=args.models, steps=args.steps, results_dir=args.results_dir, cases=args.case)
     return 0

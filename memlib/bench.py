@@ -22,7 +22,7 @@ import torch
 from . import models
 from .cuda_graph import graph_blocker
 from .ensemble import choose_strategy
-from .runtime import get_device
+from .runtime import atomic_write_text, get_device
 from .store import build_model
 from .train import fit
 
@@ -115,7 +115,6 @@ def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repe
     out = {"date": time.strftime("%Y-%m-%d"), "device": str(get_device()), "torch": torch.__version__,
            "threads": torch.get_num_threads(), "machine": platform.processor() or platform.machine(),
            "cases": rows, "notebook_wall_time_s": walls}
-    Path(results_dir).mkdir(parents=True, exist_ok=True)
-    (Path(results_dir) / "bench.json").write_text(json.dumps(out, indent=1))
+    atomic_write_text(Path(results_dir) / "bench.json", json.dumps(out, indent=1))
     print(f"wrote {Path(results_dir) / 'bench.json'}")
     return out

@@ -11,7 +11,9 @@ from memlib import claims
 from memlib.__main__ import main, notebooks
 from memlib.claims import NOT_REPRODUCED, NOT_RUN, REPRODUCED, Claim
 
-PAPERS = Path(__file__).resolve().parents[2] / "shared" / "papers"
+# the papers' text: shared/papers beside this checkout (or beside a folder above it, for git worktrees)
+PAPERS = next((p / "shared" / "papers" for p in Path(__file__).resolve().parents if (p / "shared" / "papers").is_dir()),
+              Path("/nonexistent"))
 
 
 def _claim(**kw):

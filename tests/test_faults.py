@@ -1,0 +1,177 @@
+"""Faults a user or a machine injects: failed and interrupted runs, full disks, read-only folders, corrupted
+cache bytes, bad inputs. Each must give one clear line (or a recomputation with a warning), lose nothing,
+and never show older results as current."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from memlib import claims, models, runtime, store
+from memlib.__main__ import _swap_in, main, resolve_names
+from memlib.claims import NOT_RUN
+
+NB1 = claims.NOTEBOOKS[1]
+
+
+def _finished(base: Path, metrics: dict, nb=NB1):
+    d = base / "quick" / nb
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "metrics.json").write_text(json.dumps(metrics))
+    (d / "provenance.json").write_text(json.dumps({"notebook": nb, "resolved_device": "cpu"}))
+    return d
+
+
+def test_a_failed_notebook_replaces_its_old_results_and_is_a_regression(tmp_path):
+    final = _finished(tmp_path, {"fig2.linear1_vs_eq1_rel_err": 1e-6})
+    (final / "old_figure.png").write_bytes(b"png")
+    stage = tmp_path / "quick" / f".{NB1}.running-1"
+    stage.mkdir()
+    (stage / f"{NB1}.ipynb").write_text("{}")
+    (stage / "metrics.json").write_text(json.dumps({"fig2.linear1_vs_eq1_rel_err": 1e-6}))   # partial, unfinished
+    _swap_in(stage, final, "failed in cell 3: RuntimeError: boom")
+    assert not (final / "old_figure.png").exists() and not (final / "provenance.json").exists()
+    assert json.loads((final / "failed.json").read_text())["reason"].startswith("failed in cell 3")
+    report = claims.check(tmp_path, "quick")
+    rows = [r for r in report["claims"] if r["notebook"] == NB1]
+    assert all(r["outcome"] == NOT_RUN and "the notebook failed: failed in cell 3" in r["reason"] for r in rows)
+    assert any(line.startswith(f"notebook {NB1} failed") for line in report["regressions"])
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 1
+
+
+def test_a_successful_run_swaps_in_as_a_whole(tmp_path):
+    final = _finished(tmp_path, {"a": 1.0})
+    (final / "stale.png").write_bytes(b"x")
+    stage = tmp_path / "quick" / f".{NB1}.running-2"
+    _finished(tmp_path, {"a": 2.0}, nb=stage.name)
+    _swap_in(stage, final, None)
+    assert json.loads((final / "metrics.json").read_text()) == {"a": 2.0} and not (final / "stale.png").exists()
+    assert not list((tmp_path / "quick").glob(".*"))                     # no staging or old folder left
+
+
+def test_metrics_written_before_a_crash_are_no_finished_run(tmp_path):
+    run = store.Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
+    run.log(**{"fig2.linear1_vs_eq1_rel_err": 1e-6})                     # ... and the kernel dies here
+    report = claims.check(tmp_path, "quick")
+    assert all(r["outcome"] == NOT_RUN for r in report["claims"] if r["notebook"] == NB1)
+
+
+def test_check_on_an_empty_results_folder_fails(tmp_path):
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 1
+
+
+def test_a_full_disk_keeps_the_old_file_and_leaves_no_stray_one(tmp_path, monkeypatch):
+    target = tmp_path / "report.json"
+    target.write_text("old")
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            self.f.write(data[:10])
+            raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    with pytest.raises(OSError, match="No space"):
+        runtime.atomic_write_text(target, "new " * 1000)
+    monkeypatch.undo()
+    assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_a_read_only_results_folder_is_one_line_before_any_work(tmp_path, capsys):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if os.access(ro, os.W_OK):
+        pytest.skip("running as a user who can write anywhere (root): no read-only folder to test")
+    try:
+        assert main(["run", "--only", "04", "--results-dir", str(ro), "--device", "cpu"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and "cannot write to" in err and str(ro) in err
+    finally:
+        ro.chmod(0o700)
+
+
+def test_an_unwritable_results_path_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["run", "--only", "04", "--results-dir", str(blocker / "results"), "--device", "cpu"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "cannot write to" in err
+
+
+def test_flipped_bytes_in_a_cache_entry_are_recomputed_and_reported(tmp_path):
+    cache = store.Cache(tmp_path / "cache")
+    cfg = {"k": 1}
+    cache.save(cfg, {"w": torch.ones(64)})
+    path = cache.path(cfg)
+    raw = bytearray(path.read_bytes())
+    raw[-200] ^= 0x40                                                    # one bit inside the tensor's data
+    path.write_bytes(bytes(raw))
+    with pytest.warns(UserWarning, match="checksum mismatch"):
+        assert cache.load(cfg) is None
+    assert "checksum mismatch" in (tmp_path / "cache" / "corrupt.log").read_text()
+    assert not path.exists()
+    calls = []
+    value = cache.get_or_compute(cfg, lambda: calls.append(1) or {"w": torch.ones(64)})
+    assert calls == [1] and torch.equal(value["w"], torch.ones(64)) and cache.load(cfg) is not None
+
+
+@pytest.mark.parametrize("argv,expect", [
+    (["run", "--device", "cuda", "--only", "04"], "torch sees no GPU"),
+    (["run", "--profile", "paper", "--only", "04"], "pass --data-root"),
+    (["bench", "--case", "bogus"], "unknown bench case 'bogus'"),
+    (["bench", "--models", "0"], "must be at least 1"),
+    (["bench", "--steps", "0"], "must be at least 1"),
+])
+def test_bad_run_and_bench_inputs_are_one_line_before_any_work(tmp_path, capsys, argv, expect):
+    if "cuda" in argv and torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    before = set(tmp_path.rglob("*"))
+    assert main(argv + ["--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert expect in err and len(err.splitlines()) == 1
+    assert set(tmp_path.rglob("*")) == before                            # nothing written (no empty bench.json)
+
+
+def test_the_same_notebook_named_twice_runs_once():
+    assert resolve_names(["04", "04_rho_dynamics"]) == ["04_rho_dynamics"]
+
+
+def test_metrics_json_stays_valid_json_with_nan_and_inf(tmp_path):
+    run = store.Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
+    run.log(a=float("nan"), b=[1.0, float("inf")], c=float("-inf"))
+    text = (run.dir / "metrics.json").read_text()
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    run.finish()
+    m = claims.check(tmp_path, "quick")["notebooks"][NB1]["metrics"]
+    assert m["b"][1] == float("inf") and m["c"] == float("-inf") and m["a"] != m["a"]
+
+
+def test_a_relative_cache_path_is_the_users_not_the_kernels(tmp_path):
+    """`MEMLIB_CACHE=cache python -m memlib run` from a folder: the cache is that folder's, made absolute before
+    the kernels (which run in the repository) start."""
+    code = ("import os, sys; from memlib import __main__ as m; m.ensure_kernel = lambda: sys.exit(0); "
+            "import papermill; m.main(['run', '--only', '04', '--results-dir', 'res']) ; ")
+    code = ("import os, sys\nfrom memlib import __main__ as m\nimport papermill\n"
+            "papermill.execute_notebook = lambda *a, **k: (_ for _ in ()).throw(SystemExit(os.environ['MEMLIB_CACHE']))\n"
+            "m.ensure_kernel = lambda: 'memlib'\nm.main(['run', '--only', '04', '--results-dir', 'res', '--device', 'cpu'])\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         env={**os.environ, "MEMLIB_CACHE": "mycache"})
+    assert out.stderr.strip().splitlines()[-1] == str(tmp_path / "mycache")
+
+
+def test_fit_blames_the_data_not_the_learning_rate_for_nan_inputs():
+    with pytest.raises(ValueError, match="x holds 1 NaN"):
+        from memlib.train import fit
+        fit(models.fcn(4, 0), torch.tensor([[0.0, float("nan"), 1.0, 2.0]]), steps=3, lr=0.1, progress=False)
