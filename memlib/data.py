@@ -33,6 +33,9 @@ class DatasetMissing(MemlibError, FileNotFoundError):
     """A dataset's files are not where they should be."""
 
 
+used: set = set()   # the datasets loaded in this session (store.Run writes them into provenance.json)
+
+
 def load_images(name: str, *, split: str = "train", root=None, download: bool = False):
     """Load a dataset as `(x, y)`; see the module docstring for the names."""
     check_choice(name, DATASETS, "dataset")
@@ -41,26 +44,53 @@ def load_images(name: str, *, split: str = "train", root=None, download: bool = 
         return _load_idx_dataset(name, split, root, download)
     if name == "cifar10":
         return _load_cifar10(split, root, download)
+    used.add(name)
     return {"digits": _digits, "faces": _faces, "photos": _photos}[name](split)
 
 
 # ---------------------------------------------------------------- the papers' datasets (files)
 
+IDX_TYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}
+
+
+class DatasetCorrupt(MemlibError):
+    """A dataset file exists but does not hold what its format says."""
+
+
 def read_idx(path) -> np.ndarray:
-    """Read an IDX file (MNIST's format), gzipped or not."""
+    """Read an IDX file (MNIST's format), gzipped or not; every problem is a DatasetCorrupt naming the file."""
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as f:
-        data = f.read()
+    try:
+        with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f:
+            data = f.read()
+    except (OSError, EOFError) as e:             # BadGzipFile is an OSError; a cut .gz ends in EOFError
+        raise DatasetCorrupt(f"{path} cannot be read ({type(e).__name__}: {e}); fetch the file again") from None
     if len(data) < 4 or data[0] != 0 or data[1] != 0:
-        raise MemlibError(f"{path} is not an IDX file (bad magic number)")
-    dtype = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}[data[2]]
-    ndim = data[3]
+        raise DatasetCorrupt(f"{path} is not an IDX file (bad magic number)")
+    if data[2] not in IDX_TYPES:
+        raise DatasetCorrupt(f"{path} has an unknown IDX type byte 0x{data[2]:02x}")
+    dtype, ndim = np.dtype(IDX_TYPES[data[2]]), data[3]
+    if len(data) < 4 + 4 * ndim:
+        raise DatasetCorrupt(f"{path} is cut inside its header ({len(data)} bytes for {ndim} dimensions)")
     shape = tuple(int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
-    arr = np.frombuffer(data, dtype=dtype, offset=4 + 4 * ndim)
-    if arr.size != int(np.prod(shape)):
-        raise MemlibError(f"{path} is truncated: expected {int(np.prod(shape))} values, found {arr.size}")
-    return arr.reshape(shape)
+    expected = int(np.prod(shape)) * dtype.itemsize
+    body = len(data) - 4 - 4 * ndim
+    if body != expected:
+        what = "truncated" if body < expected else "longer than its header says"
+        raise DatasetCorrupt(f"{path} is {what}: its header says {shape} ({expected} bytes), it holds {body} bytes")
+    return np.frombuffer(data, dtype=dtype, offset=4 + 4 * ndim).reshape(shape)
+
+
+def check_idx_pair(images: np.ndarray, labels: np.ndarray, img_path, lbl_path, *, classes: int = 10) -> None:
+    """MNIST-style images (N, H, W) and labels (N,) in 0..classes-1, or a DatasetCorrupt naming the file."""
+    if images.ndim != 3:
+        raise DatasetCorrupt(f"{img_path} holds an array of shape {images.shape}, not images (N, H, W)")
+    if labels.ndim != 1:
+        raise DatasetCorrupt(f"{lbl_path} holds an array of shape {labels.shape}, not labels (N,)")
+    if len(labels) != len(images):
+        raise DatasetCorrupt(f"{lbl_path} has {len(labels)} labels for the {len(images)} images of {img_path}")
+    if len(labels) and (labels.min() < 0 or labels.max() >= classes):
+        raise DatasetCorrupt(f"{lbl_path} has labels outside 0..{classes - 1} (min {labels.min()}, max {labels.max()})")
 
 
 def _find(base: Path, stem: str):
@@ -98,8 +128,11 @@ def _load_idx_dataset(name, split, root, download):
     if img is None or lbl is None:
         raise DatasetMissing(f"{name} ({split}) not found: expected {base / img_stem}[.gz] and "
                              f"{base / lbl_stem}[.gz]; " + _HOW_TO_GET.format(cls=cls))
-    x = torch.from_numpy(read_idx(img).astype(np.float32) / 255.0).unsqueeze(1)
-    y = torch.from_numpy(read_idx(lbl).astype(np.int64))
+    images, labels = read_idx(img), read_idx(lbl)
+    check_idx_pair(images, labels, img, lbl)
+    x = torch.from_numpy(images.astype(np.float32) / 255.0).unsqueeze(1)
+    y = torch.from_numpy(labels.astype(np.int64))
+    used.add(name)
     return x, y
 
 
@@ -115,12 +148,50 @@ def _load_cifar10(split, root, download):
                              + _HOW_TO_GET.format(cls="CIFAR10"))
     xs, ys = [], []
     for f in files:
-        with open(base / f, "rb") as fh:
-            batch = pickle.load(fh, encoding="bytes")
-        xs.append(np.asarray(batch[b"data"], dtype=np.uint8).reshape(-1, 3, 32, 32))
-        ys.append(np.asarray(batch[b"labels"], dtype=np.int64))
+        x, y = read_cifar_batch(base / f)
+        xs.append(x)
+        ys.append(y)
     x = torch.from_numpy(np.concatenate(xs).astype(np.float32) / 255.0)
+    used.add("cifar10")
     return x, torch.from_numpy(np.concatenate(ys))
+
+
+class _CifarUnpickler(pickle.Unpickler):
+    """Only what a CIFAR-10 batch holds: dicts, lists, bytes, str, ints and numpy uint8 arrays. A pickle that
+    names anything else (a crafted file that would run code) is refused."""
+    ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
+               ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
+               ("numpy._core.multiarray", "scalar"), ("builtins", "bytes"),
+               ("_codecs", "encode")}    # bytes in a protocol-2 pickle written by Python 3 (encodes text only)
+
+    def find_class(self, module, name):
+        if (module, name) in self.ALLOWED:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"refused to load {module}.{name}: not part of a CIFAR-10 batch")
+
+
+def read_cifar_batch(path) -> tuple[np.ndarray, np.ndarray]:
+    """One CIFAR-10 python batch: images (N, 3, 32, 32) uint8 and labels (N,) int64, read with a restricted
+    unpickler; every problem is a DatasetCorrupt naming the file."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            batch = _CifarUnpickler(fh, encoding="bytes").load()
+    except Exception as e:  # noqa: BLE001 - any failure to read: the file is not a CIFAR batch
+        raise DatasetCorrupt(f"{path} is not a CIFAR-10 batch ({type(e).__name__}: "
+                             f"{(str(e).splitlines() or [''])[0][:160]})") from None
+    if not isinstance(batch, dict) or b"data" not in batch or b"labels" not in batch:
+        keys = sorted(batch) if isinstance(batch, dict) else type(batch).__name__
+        raise DatasetCorrupt(f"{path} is not a CIFAR-10 batch: no b'data' and b'labels' (found {keys})")
+    try:
+        x = np.asarray(batch[b"data"], dtype=np.uint8).reshape(-1, 3, 32, 32)
+        y = np.asarray(batch[b"labels"], dtype=np.int64).reshape(-1)
+    except (ValueError, TypeError) as e:
+        raise DatasetCorrupt(f"{path}: its data is not N x 3072 bytes of images ({e})") from None
+    if len(y) != len(x) or (len(y) and (y.min() < 0 or y.max() > 9)):
+        raise DatasetCorrupt(f"{path} has {len(y)} labels (range {y.min() if len(y) else '-'}.."
+                             f"{y.max() if len(y) else '-'}) for {len(x)} images")
+    return x, y
 
 
 # ---------------------------------------------------------------- embedded sets (no network)
@@ -198,11 +269,12 @@ def unstandardize(x: torch.Tensor, mean: float = MNIST_MEAN, std: float = MNIST_
 
 
 def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.Tensor, str]:
-    """Paper 1's single training example: a "7" from MNIST under `root`, else from `digits`.
+    """Paper 1's single training example: a "7" from MNIST under `root`; from the embedded `digits` when
+    no root is given (a root without MNIST is an error, never silently another set).
 
     Returns ((1, 1, size, size) in [0, 1], the source's name).
     """
-    if root is not None and _find(Path(root).expanduser() / "MNIST" / "raw", _IDX_FILES["train"][0]):
+    if root is not None:
         x, y = load_images("mnist", root=root)
         src = "mnist"
     else:
@@ -241,6 +313,9 @@ def correlated_probes(x_train: torch.Tensor, rho: float, n: int, *, seed: int = 
     d = x.numel()
     mean = x.mean()
     xc = x - mean
+    if float(xc.norm()) == 0.0:
+        raise MemlibError("correlated_probes needs an image that is not constant: a constant image has no "
+                          "Pearson correlation with anything")
     u = xc / xc.norm()                                              # (d,) unit, zero mean
     z = torch.randn(n, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
     z = z - z.mean(1, keepdim=True)

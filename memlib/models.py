@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 from torch import nn
 
-from .runtime import check_choice
+from .runtime import MemlibError, check_choice
 
 ACTIVATIONS = {"relu": nn.ReLU, "linear": None, "tanh": nn.Tanh, "sigmoid": nn.Sigmoid,
                "leaky_relu": nn.LeakyReLU}
@@ -32,6 +33,13 @@ def _activation(name):
     return ACTIVATIONS[name]
 
 
+def _positive_int(name: str, value, *, minimum: int = 1) -> int:
+    """`value` as a builder's size argument, or one clear MemlibError (not a deep torch error)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise MemlibError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
 def fcn(in_features: int, hidden_layers: int, *, width: int = 2048,  # paper 1, App. B: 2,048
         activation: str = "relu", bias: bool = True) -> nn.Module:
     """Fully connected net `in_features -> width x hidden_layers -> in_features`.
@@ -39,6 +47,9 @@ def fcn(in_features: int, hidden_layers: int, *, width: int = 2048,  # paper 1, 
     `hidden_layers=0` is the 1-layer linear map `Wx` of paper 1, eq. 1.
     Accepts images: the input is flattened and the output reshaped like the input.
     """
+    _positive_int("in_features", in_features)
+    _positive_int("width", width)
+    _positive_int("hidden_layers", hidden_layers, minimum=0)
     act = _activation(activation)
     dims = [in_features] + [width] * hidden_layers + [in_features]
     layers = []
@@ -58,8 +69,8 @@ def convnet(layers: int, *, channels: int = 128,  # paper 1, App. B: 128 channel
     single `in_channels -> in_channels` convolution. The geometry never changes, so a trained net
     applies to inputs of any size (Fig 3b).
     """
-    if layers < 1:
-        raise ValueError("a ConvNet needs at least one layer")
+    for name, v in (("layers", layers), ("channels", channels), ("kernel", kernel), ("in_channels", in_channels)):
+        _positive_int(name, v)
     act = _activation(activation)
     dims = [in_channels] + [channels] * (layers - 1) + [in_channels]
     mods = []

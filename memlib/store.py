@@ -24,6 +24,7 @@ from pathlib import Path
 import torch
 
 from . import claims as _claims
+from . import data as _data
 from .models import initialize_
 from .plot import savefig
 from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
@@ -243,6 +244,7 @@ class Run:
         self.notebook, self.profile, self.seed, self.data_root = notebook, profile, seed, data_root
         self.device = set_device(device)
         seed_everything(seed)
+        _data.used.clear()                                 # provenance names the datasets this run loaded
         # `python -m memlib run` points MEMLIB_RUN_DIR at a fresh folder it swaps in when the notebook finishes
         self.dir = Path(os.environ.get("MEMLIB_RUN_DIR") or Path(results_dir) / profile / notebook)
         self.dir.mkdir(parents=True, exist_ok=True)
@@ -305,7 +307,7 @@ class Run:
         self._write("provenance.json", {
             "notebook": self.notebook, "parameters": self.params, "resolved_device": str(get_device()),
             "cuda_device": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
-            "numerics": numerics(),
+            "numerics": numerics(), "datasets": sorted(_data.used),
             "wall_time_s": round(wall, 2), "git_commit": _git_commit(), "versions": _versions(),
             "cache_hits": self.cache.hits, "cache_misses": self.cache.misses, "figures": self.figures,
             "argv": sys.argv[:1], "finished": time.strftime("%Y-%m-%dT%H:%M:%S")})

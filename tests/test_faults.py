@@ -175,3 +175,126 @@ def test_fit_blames_the_data_not_the_learning_rate_for_nan_inputs():
     with pytest.raises(ValueError, match="x holds 1 NaN"):
         from memlib.train import fit
         fit(models.fcn(4, 0), torch.tensor([[0.0, float("nan"), 1.0, 2.0]]), steps=3, lr=0.1, progress=False)
+
+
+# ---- malformed dataset files: one error naming the file -----------------------------------------------------
+
+import gzip  # noqa: E402
+import pickle  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from memlib import data  # noqa: E402
+
+
+def _idx(arr: np.ndarray, type_byte=0x08) -> bytes:
+    return bytes([0, 0, type_byte, arr.ndim]) + b"".join(d.to_bytes(4, "big") for d in arr.shape) + arr.tobytes()
+
+
+def _mnist(root: Path, images: bytes, labels: bytes, gz=False):
+    raw = root / "MNIST" / "raw"
+    raw.mkdir(parents=True, exist_ok=True)
+    for name, blob in (("train-images-idx3-ubyte", images), ("train-labels-idx1-ubyte", labels)):
+        (raw / (name + (".gz" if gz else ""))).write_bytes(gzip.compress(blob) if gz else blob)
+    return raw
+
+
+IMAGES = np.zeros((3, 4, 4), np.uint8)
+LABELS = np.array([7, 2, 1], np.uint8)
+
+
+def test_a_good_idx_pair_loads(tmp_path):
+    _mnist(tmp_path, _idx(IMAGES), _idx(LABELS))
+    x, y = data.load_images("mnist", root=tmp_path)
+    assert x.shape == (3, 1, 4, 4) and y.tolist() == [7, 2, 1] and "mnist" in data.used
+
+
+@pytest.mark.parametrize("images,labels,gz,message", [
+    (_idx(IMAGES)[:9], _idx(LABELS), False, "cut inside its header"),
+    (_idx(IMAGES)[:-1], _idx(LABELS), False, "is truncated"),
+    (_idx(IMAGES) + b"\0", _idx(LABELS), False, "longer than its header says"),
+    (_idx(IMAGES, type_byte=0x07), _idx(LABELS), False, "unknown IDX type byte 0x07"),
+    (b"PK\3\4 a zip", _idx(LABELS), False, "bad magic number"),
+    (_idx(IMAGES), _idx(LABELS[:2]), False, "has 2 labels for the 3 images"),
+    (_idx(IMAGES), _idx(IMAGES), False, "not labels"),
+    (_idx(IMAGES[0]), _idx(LABELS), False, "not images"),
+    (_idx(IMAGES), _idx(np.array([7, 200, 1], np.uint8)), False, "labels outside 0..9"),
+])
+def test_malformed_idx_files_are_named(tmp_path, images, labels, gz, message):
+    raw = _mnist(tmp_path, images, labels, gz)
+    with pytest.raises(data.DatasetCorrupt, match=message) as e:
+        data.load_images("mnist", root=tmp_path)
+    assert str(raw) in str(e.value)
+
+
+def test_broken_gzip_files_are_named(tmp_path):
+    raw = _mnist(tmp_path, _idx(IMAGES), _idx(LABELS), gz=True)
+    blob = (raw / "train-images-idx3-ubyte.gz").read_bytes()
+    (raw / "train-images-idx3-ubyte.gz").write_bytes(blob[:len(blob) // 2])          # cut
+    with pytest.raises(data.DatasetCorrupt, match="train-images-idx3-ubyte.gz cannot be read"):
+        data.load_images("mnist", root=tmp_path)
+    (raw / "train-images-idx3-ubyte.gz").write_bytes(_idx(IMAGES))                    # not gzipped at all
+    with pytest.raises(data.DatasetCorrupt, match="train-images-idx3-ubyte.gz cannot be read"):
+        data.load_images("mnist", root=tmp_path)
+
+
+def _cifar(root: Path, blob: bytes, name="test_batch"):
+    base = root / "cifar-10-batches-py"
+    base.mkdir(parents=True, exist_ok=True)
+    (base / name).write_bytes(blob)
+    return base / name
+
+
+def test_a_cifar_batch_loads_with_the_restricted_unpickler(tmp_path):
+    batch = {b"data": np.arange(2 * 3072, dtype=np.uint8).reshape(2, 3072), b"labels": [3, 9],
+             b"batch_label": b"testing batch 1 of 1", b"filenames": [b"a.png", b"b.png"]}
+    _cifar(tmp_path, pickle.dumps(batch, protocol=2))
+    x, y = data.load_images("cifar10", split="test", root=tmp_path)
+    assert x.shape == (2, 3, 32, 32) and y.tolist() == [3, 9]
+
+
+class _Evil:
+    def __reduce__(self):
+        return (os.system, ("touch PWNED",))
+
+
+@pytest.mark.parametrize("blob,message", [
+    (pickle.dumps({b"data": _Evil(), b"labels": [1]}), "refused to load"),
+    (b"this is a text file, not a pickle\n", "is not a CIFAR-10 batch"),
+    (b"", "is not a CIFAR-10 batch"),
+    (pickle.dumps({b"data": np.zeros((2, 3072), np.uint8), b"labels": [1, 2]})[:-40], "is not a CIFAR-10 batch"),
+    (pickle.dumps({b"images": np.zeros((2, 3072), np.uint8)}), "no b'data' and b'labels'"),
+    (pickle.dumps({b"data": np.zeros((2, 3072), np.uint8), b"labels": [1]}), "1 labels"),
+])
+def test_malformed_or_malicious_cifar_batches_are_refused(tmp_path, monkeypatch, blob, message):
+    monkeypatch.chdir(tmp_path)
+    path = _cifar(tmp_path, blob)
+    with pytest.raises(data.DatasetCorrupt, match=message) as e:
+        data.load_images("cifar10", split="test", root=tmp_path)
+    assert str(path) in str(e.value) and not (tmp_path / "PWNED").exists()
+
+
+def test_a_data_root_without_mnist_is_an_error_not_another_set(tmp_path):
+    with pytest.raises(data.DatasetMissing, match="mnist"):
+        data.training_digit(root=tmp_path)
+    x, source = data.training_digit()
+    assert source == "digits" and x.shape == (1, 1, 28, 28)
+
+
+def test_constant_image_has_no_correlated_probes():
+    with pytest.raises(ValueError, match="not constant"):
+        data.correlated_probes(torch.ones(1, 1, 4, 4), 0.5, 3)
+
+
+@pytest.mark.parametrize("call", [lambda: models.convnet(2.5), lambda: models.convnet(3, channels=0),
+                                  lambda: models.fcn(784, -1), lambda: models.fcn(784, 1, width=0)])
+def test_bad_model_sizes_are_one_clear_error(call):
+    with pytest.raises(ValueError, match="must be an integer"):
+        call()
+
+
+def test_provenance_names_the_datasets_loaded(tmp_path):
+    run = store.Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
+    data.load_images("digits")
+    run.finish()
+    assert json.loads((run.dir / "provenance.json").read_text())["datasets"] == ["digits"]
