@@ -418,3 +418,19 @@ def seed_band(ax, epochs, series_list, *, label: str, color: str, logy: bool = F
     ax.set_xlabel("epoch")
     if logy:
         ax.set_yscale("log")
+
+
+def error_vs_rho(ax, groups: dict, *, title: str | None = None):
+    """Paper 4, Observation 3: test error (last 10 % of epochs averaged) against the final rho, one point
+    per run; `groups` {label: list of records (None skipped)}, one colour per label."""
+    from .rho import end_metrics
+    for i, (label, recs) in enumerate(groups.items()):
+        ends = [end_metrics(r) for r in recs if r is not None]
+        ax.scatter([e["rho_end"] for e in ends], [e["test_error_end"] for e in ends], color=f"C{i}",
+                   label=label, s=22)
+    ax.set_xscale("log")
+    ax.set_xlabel("final rho")
+    ax.set_ylabel("test error")
+    if title:
+        ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)

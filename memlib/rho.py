@@ -274,6 +274,13 @@ def train_seed_band(x, y, *, seeds, desc=None, **kwargs) -> list:
     return out
 
 
+def train_group(x, y, *, norms, seed: int = 0, desc=None, **kwargs) -> dict:
+    """{initial norm: records} of `train_classifier(x, y, init_norm=norm, seed=seed, **kwargs)` for each
+    norm of a figure group (None for a diverged run)."""
+    return {n: train_classifier(x, y, init_norm=n, seed=seed, desc=f"{desc or 'run'}, init norm {n:g}",
+                                **kwargs)[1] for n in norms}
+
+
 def tail_mean(series, frac: float = 0.1) -> float:
     """Mean of the last `frac` of a recorded series (at least one entry): SGD's noise averaged out."""
     s = list(series)
@@ -292,6 +299,17 @@ def rise_before_equilibrium(rho_series, rho_eq_series) -> tuple[float, int | Non
     return drop, None
 
 
+def max_drop(series) -> float:
+    """Largest relative fall of a series below its running maximum, over the whole series (0 for a
+    non-decreasing one): Observation 1 over a run, `max_t (max_{s<=t} rho_s - rho_t) / max_{s<=t} rho_s`."""
+    running, drop = -float("inf"), 0.0
+    for r in series:
+        running = max(running, r)
+        if running > 0:
+            drop = max(drop, (running - r) / running)
+    return drop
+
+
 def _ratio(a: float, b: float) -> float:
     return a / b if b != 0 else float("nan")     # a dead network (all f_n = 0) has no margins
 
@@ -308,14 +326,24 @@ def first_separable(records) -> int | None:
 
 def end_metrics(records) -> dict:
     """End-of-training numbers of one run (noisy series averaged over the last 10 % of epochs):
-    rho (BN reading), eq. 5's rho_eq, their relative gap, margin mean and spread, accuracies, loss."""
+    rho (BN reading), eq. 5's rho_eq, their relative gap, margin mean and spread, mean |f_n|, the largest
+    fall of rho below its running maximum over the run (`max_drop`), the training accuracy and the number
+    of misclassified training samples at the last epoch, the loss (averaged, and `loss_ratio`: the last epoch's MSE over that of predicting zero, which
+    is 1 for labels +-1: the fit gate `claims.fitted`), the test error (averaged) and NC1."""
     rho_end, rho_eq_end = tail_mean(records["rho_bn"]), tail_mean(records["rho_eq"])
     out = dict(rho_end=rho_end, rho_eq_end=rho_eq_end,
                eq5_rel_err=_ratio(abs(rho_end - rho_eq_end), abs(rho_eq_end)),
                margin_mean_end=tail_mean(records["margin_mean"]), margin_cv_end=tail_mean(margin_cv(records)),
-               train_acc_end=records["acc"][-1], loss_end=tail_mean(records["loss"]))
+               rho_max_drop=max_drop(records["rho_bn"]),
+               train_acc_end=records["acc"][-1],
+               train_errors_end=float(sum(m <= 0 for m in records["last_margins"])),
+               loss_end=tail_mean(records["loss"]),
+               loss_ratio=records["loss"][-1])   # labels +-1: predicting zero has MSE 1
+    if "mean_abs_f" in records:
+        out["mean_abs_f_end"] = tail_mean(records["mean_abs_f"])
     if "test_acc" in records:
         out["test_acc_end"] = records["test_acc"][-1]
+        out["test_error_end"] = tail_mean([1 - a for a in records["test_acc"]])
     if "nc1" in records:
         out["nc1_end"] = tail_mean(records["nc1"])
     return out
@@ -330,9 +358,10 @@ def end_over_separable(records, key: str) -> float:
     return float("inf") if i is None else _ratio(tail_mean(series), series[i])
 
 
-def init_spread(runs: dict) -> float:
-    """max / min of the final rho (BN reading) over runs {init_norm: records} (None entries skipped)."""
-    ends = [tail_mean(r["rho_bn"]) for r in runs.values() if r is not None]
+def init_spread(runs: dict, key: str = "rho_bn") -> float:
+    """max / min of the final value of a recorded series (default rho, BN reading; "mean_abs_f" for Fig 3)
+    over runs {init_norm: records} (None entries skipped)."""
+    ends = [tail_mean(r[key]) for r in runs.values() if r is not None]
     return max(ends) / min(ends) if ends and min(ends) > 0 else float("nan")
 
 
@@ -346,16 +375,55 @@ def margin_small_over_large(runs: dict) -> float:
 
 def run_metrics(tag: str, runs: dict) -> dict:
     """Flat metrics of a figure group {init_norm: records}: `end_metrics` of each run as
-    "<tag>.norm<norm>.<name>" (a diverged run logs "<tag>.norm<norm>.diverged" = 1) and the worst
-    eq. 5 gap over the group, "<tag>.eq5_max_rel_err"."""
-    out, gaps = {}, []
+    "<tag>.norm<norm>.<name>" (a diverged run logs "<tag>.norm<norm>.diverged" = 1), the worst eq. 5 gap
+    over the group, "<tag>.eq5_max_rel_err", and the group's fit: "<tag>.train_errors_end" (the most
+    misclassified training samples at the end: 0 when every run separates its training set) and
+    "<tag>.loss_ratio" (the highest; a diverged run counts as unfitted, inf for both)."""
+    out, gaps, errs, ratios = {}, [], [], []
     for norm, r in runs.items():
         if r is None:
             out[f"{tag}.norm{norm:g}.diverged"] = 1.0
+            errs.append(float("inf")), ratios.append(float("inf"))
             continue
         end = end_metrics(r)
         out.update({f"{tag}.norm{norm:g}.{k}": float(v) for k, v in end.items()})
-        gaps.append(end["eq5_rel_err"])
+        gaps.append(end["eq5_rel_err"]), errs.append(end["train_errors_end"]), ratios.append(end["loss_ratio"])
     if gaps:
         out[f"{tag}.eq5_max_rel_err"] = max(gaps)
+    if errs:
+        out[f"{tag}.train_errors_end"], out[f"{tag}.loss_ratio"] = max(errs), max(ratios)
+    return out
+
+
+BAND_KEYS = ("train_errors_end", "loss_ratio", "rho_end", "rho_max_drop", "margin_mean_end", "test_error_end")
+
+
+def band_metrics(tag: str, records: list, *, seeds: int | None = None) -> dict:
+    """Per-seed lists (seed bands, `Run.log`) of a run trained over seeds: `end_metrics` values named in
+    BAND_KEYS as "<tag>.<name>", and the terminal-phase ratios "<tag>.cv_end_over_tpt" (margin spread) and
+    "<tag>.nc1_end_over_tpt" (`end_over_separable`). With `seeds` (the number trained), each seed that
+    `train_seed_band` left out (diverged) adds an unfitted entry to the fit lists (errors and ratio inf)."""
+    ends = [end_metrics(r) for r in records]
+    out = {f"{tag}.{k}": [e[k] for e in ends if k in e] for k in BAND_KEYS}
+    missing = max(0, (seeds or 0) - len(records))
+    out[f"{tag}.train_errors_end"] += [float("inf")] * missing
+    out[f"{tag}.loss_ratio"] += [float("inf")] * missing
+    out[f"{tag}.cv_end_over_tpt"] = [end_over_separable(r, "margin_cv") for r in records]
+    if all("nc1" in r for r in records):
+        out[f"{tag}.nc1_end_over_tpt"] = [end_over_separable(r, "nc1") for r in records]
+    return {k: v for k, v in out.items() if v}
+
+
+def error_gap_by_rho(records_a: list, records_b: list) -> list[float]:
+    """Observation 3 per seed: for the i-th run of two bands (same network and data, e.g. two initial
+    norms, paired by seed), the test error (`end_metrics`' test_error_end) of the run that ends with the
+    larger rho minus that of the run with the smaller rho; > 0 where the smaller rho generalizes better.
+    nan where the bands do not pair up (a diverged seed)."""
+    if len(records_a) != len(records_b):
+        return [float("nan")] * max(len(records_a), len(records_b))
+    out = []
+    for ra, rb in zip(records_a, records_b):
+        ea, eb = end_metrics(ra), end_metrics(rb)
+        small, large = (ea, eb) if ea["rho_end"] <= eb["rho_end"] else (eb, ea)
+        out.append(large["test_error_end"] - small["test_error_end"])
     return out

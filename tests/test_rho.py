@@ -139,11 +139,12 @@ def test_binary_task_and_recorder_in_fit():
 def test_run_summaries_on_hand_made_records():
     rec = {"acc": [0.5, 1.0, 1.0, 1.0], "margin_mean": [0.1, 0.2, 0.4, 0.4], "margin_std": [0.1, 0.2, 0.1, 0.1],
            "rho_bn": [1.0, 2.0, 3.0, 4.0], "rho_eq": [2.0, 2.0, 5.0, 5.0], "loss": [1, 1, 1, 0.5],
-           "nc1": [1.0, 0.8, 0.3, 0.2]}
+           "nc1": [1.0, 0.8, 0.3, 0.2], "last_margins": [0.3, 0.5, -0.1]}
     assert R.margin_cv(rec) == [1.0, 1.0, 0.25, 0.25]
     assert R.first_separable(rec) == 1 and R.first_separable({"acc": [0.9]}) is None
     end = R.end_metrics(rec)                                             # last 10 % of 4 entries: the last one
     assert end["rho_end"] == 4.0 and end["eq5_rel_err"] == pytest.approx(0.2) and end["nc1_end"] == 0.2
+    assert end["train_errors_end"] == 1 and end["loss_ratio"] == 0.5
     assert R.end_over_separable(rec, "margin_cv") == pytest.approx(0.25)
     assert R.end_over_separable(rec, "nc1") == pytest.approx(0.25)
     assert R.end_over_separable({**rec, "acc": [0.5] * 4}, "nc1") == float("inf")
@@ -171,3 +172,37 @@ def test_paper4_plot_helpers_draw_synthetic_records():
     P.abs_f_histograms(axes[0][2], rec)
     P.seed_band(axes[0][0], ep, [rec["rho_bn"], rec["rho_eq"]], label="x", color="C0")
     plt.close(fig)
+
+
+def test_max_drop_over_the_whole_run():
+    assert R.max_drop([0.1, 0.2, 0.3, 0.3]) == 0.0                       # non-decreasing
+    assert R.max_drop([0.1, 0.5, 0.4, 0.45, 0.2, 0.6]) == pytest.approx(0.6)   # (0.5 - 0.2) / 0.5, not the last
+    # Observation 1 before the first crossing only would miss a fall after it
+    assert R.rise_before_equilibrium([0.1, 0.5, 0.4], [0.3, 0.3, 0.3])[0] == 0.0
+
+
+def _recs(rho_end, test_acc, errors_end=0, loss_end=0.001):
+    n = 20
+    return {"last_margins": [0.1] * 5 + [-0.1] * errors_end,"rho_bn": [rho_end] * n, "rho_eq": [rho_end] * n, "margin_mean": [1.0] * n, "margin_std": [0.1] * n,
+            "mean_abs_f": [1 / rho_end] * n, "acc": [0.5] + [1.0] * (n - 1),
+            "loss": [1.0] * (n - 1) + [loss_end], "test_acc": [test_acc] * n}
+
+
+def test_group_fit_and_band_metrics():
+    runs = {0.1: _recs(0.5, 0.9), 5.0: _recs(2.0, 0.8, errors_end=2, loss_end=0.02), 7.0: None}
+    m = R.run_metrics("g", runs)
+    assert m["g.train_errors_end"] == float("inf") and m["g.loss_ratio"] == float("inf")   # diverged: unfitted
+    m = R.run_metrics("g", {k: v for k, v in runs.items() if v})
+    assert m["g.train_errors_end"] == 2 and m["g.loss_ratio"] == pytest.approx(0.02)
+    assert m["g.norm0.1.test_error_end"] == pytest.approx(0.1) and m["g.norm5.mean_abs_f_end"] == 0.5
+    assert R.init_spread(runs, "mean_abs_f") == pytest.approx(4.0)
+    b = R.band_metrics("b", [_recs(0.5, 0.9), _recs(0.6, 0.95)], seeds=3)      # one seed diverged
+    assert b["b.rho_end"] == [0.5, 0.6] and b["b.train_errors_end"] == [0, 0, float("inf")]
+    assert b["b.cv_end_over_tpt"] == pytest.approx([1.0, 1.0]) and "b.nc1_end_over_tpt" not in b
+
+
+def test_error_gap_orders_runs_by_their_final_rho():
+    small = [_recs(0.5, 0.95), _recs(3.0, 0.80)]      # seed 1: the "small init" run ends with the larger rho
+    large = [_recs(2.0, 0.90), _recs(1.0, 0.90)]
+    assert R.error_gap_by_rho(small, large) == pytest.approx([0.05, 0.10])
+    assert all(np.isnan(R.error_gap_by_rho(small, large[:1])))
