@@ -8,11 +8,13 @@ commits to the paper profile.
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
 import torch
 
+from . import models
 from .runtime import get_device
 from .store import build_model, fit_cached_seeds, is_cached
 from .train import fit
@@ -37,6 +39,22 @@ class Job:
         is not part of the cache key."""
         return fit_cached_seeds(self.build, self.x, self.target, seeds=self.seeds, steps=self.steps,
                                 **self.fit_kwargs, **extra)
+
+    def band(self, **extra) -> tuple[list, list]:
+        """`train`, split: ([model per seed], [History per seed]) in `seeds` order."""
+        fitted = self.train(**extra)
+        return [m for m, _ in fitted], [h for _, h in fitted]
+
+
+def convnet_job(depth: int, *, x: torch.Tensor, steps: int, seeds, channels: int, kernel: int = 5, name: str = "",
+                fit_kwargs=None, **overrides) -> Job:
+    """A plain ConvNet's seed band as a `Job` (paper 1's sweeps around Fig 3a's nets):
+    `models.convnet(depth, channels=channels)` (with `kernel=` only when it is not the default 5, so
+    the cache key is the one of the same net built without it), trained with `fit_kwargs` updated
+    by `overrides` (e.g. `optimizer="adam", lr=1e-4`)."""
+    kw = {"channels": channels} if kernel == 5 else {"channels": channels, "kernel": kernel}
+    return Job(name or f"ConvNet depth {depth}", functools.partial(models.convnet, depth, **kw), x, steps,
+               list(seeds), fit_kwargs={**(fit_kwargs or {}), **overrides})
 
 
 def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, probe_steps: int = 3,

@@ -91,7 +91,8 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
 
 def band_summary(per_model: list) -> dict:
     """Mean and spread of a seed band's score dicts (one dict of floats per model, same keys):
-    {key: mean, key + "_std": population std}, the convention of `band_scores`."""
+    {key: mean, key + "_std": population std, key + "_seeds": [the value of each model]}, the
+    convention of `band_scores` (means and spreads for plots, per-seed lists for claims)."""
     if not per_model:
         raise ValueError("band_summary needs at least one score dict")
     out = {}
@@ -99,7 +100,14 @@ def band_summary(per_model: list) -> dict:
         v = torch.tensor([p[k] for p in per_model], dtype=torch.float64)
         out[k] = v.mean().item()
         out[f"{k}_std"] = v.std(unbiased=False).item()
+        out[f"{k}_seeds"] = v.tolist()
     return out
+
+
+def seed_metrics(prefix: str, scores: dict) -> dict:
+    """The per-seed lists of a `band_summary` / `band_scores` dict as named metrics for `Run.log`:
+    {f"{prefix}.{key}": [one value per seed]} (claims on a seed band read these lists)."""
+    return {f"{prefix}.{k[:-len('_seeds')]}": v for k, v in scores.items() if k.endswith("_seeds")}
 
 
 @torch.no_grad()
@@ -126,6 +134,33 @@ def band_scores(models, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
     if not models:
         raise ValueError("band_scores needs at least one model")
     return band_summary([identity_constant_scores(m, probes, x_train) for m in models])
+
+def roughness(maps: torch.Tensor) -> torch.Tensor:
+    """How far from smooth each image of (N, H, W) is: the mean squared difference of horizontally and
+    vertically neighbouring pixels over twice the image's pixel variance (N,). White noise scores
+    about 1, a slowly varying image near 0; a constant image scores 0 (paper 1, Fig 25/26: "behave
+    more smoothly")."""
+    m = maps.double()
+    dx = (m[:, :, 1:] - m[:, :, :-1]).pow(2).flatten(1)
+    dy = (m[:, 1:, :] - m[:, :-1, :]).pow(2).flatten(1)
+    diff = torch.cat([dx, dy], 1).mean(1)
+    var = m.flatten(1).var(1, unbiased=False)
+    return torch.where(var > 0, diff / (2 * var).clamp_min(1e-300), torch.zeros_like(var)).float()
+
+
+def border_energy_ratio(images: torch.Tensor, width: int) -> torch.Tensor:
+    """Where an image's structure lies (paper 1, Fig 3b / 19: a constant map "grown" from the borders):
+    per image of (N, ..., H, W), the mean squared deviation from the image's median over the border
+    band `width` pixels wide, divided by the same over the rest (the centre). (N,)."""
+    x = images.double().reshape(len(images), -1, *images.shape[-2:]).mean(1)          # (N, H, W)
+    h, w = x.shape[-2:]
+    if not 0 < width < min(h, w) / 2:
+        raise MemlibError(f"a border of {width} px leaves no centre in a {h}x{w} image")
+    e = (x - x.flatten(1).median(1).values[:, None, None]).pow(2)
+    centre = torch.zeros(h, w, dtype=torch.bool)
+    centre[width:h - width, width:w - width] = True
+    inner, outer = e[:, centre].mean(1), e[:, ~centre].mean(1)
+    return torch.where(inner > 0, outer / inner.clamp_min(1e-300), torch.full_like(inner, float("inf"))).float()
 
 # -- worker C (inside the ConvNets)
 # A "layer" is a weight layer (Conv/Linear) together with the activation that follows it; its output
@@ -270,6 +305,17 @@ def layer_input_correlation(model: torch.nn.Module, x: torch.Tensor, *, kind: st
     target = (x if reference is None else reference).mean(1)                          # (N or 1, H, W)
     return torch.stack([correlation(channel_summaries(a, x)[kind], target).mean()
                         for a in layer_activations(model, x)])
+
+
+@torch.no_grad()
+def hidden_roughness(model: torch.nn.Module, x: torch.Tensor) -> float:
+    """Paper 1, Fig 25/26: how rough a net's hidden layers look on inputs `x` — the mean `roughness`
+    of each hidden layer's top-singular-vector map (`top_singular_map`), over the hidden layers (all
+    but the output layer) and the inputs."""
+    acts = layer_activations(model, x)[:-1]
+    if not acts:
+        raise MemlibError("a net with a single layer has no hidden layer")
+    return torch.stack([roughness(top_singular_map(a)).mean() for a in acts]).mean().item()
 
 
 class RepeatChannels(torch.nn.Module):

@@ -83,3 +83,47 @@ def test_layer_maps_side_by_side_layout():
     with pytest.raises(ValueError):
         plot.layer_maps_side_by_side({"a": models.convnet(2), "b": models.convnet(3)}, x)
     matplotlib.pyplot.close("all")
+
+
+def test_band_summary_keeps_every_seed_and_seed_metrics_names_them():
+    per = [{"corr_identity": 0.9, "mse_identity": 0.1}, {"corr_identity": 0.7, "mse_identity": 0.3}]
+    s = metrics.band_summary(per)
+    assert s["corr_identity_seeds"] == pytest.approx([0.9, 0.7]) and s["corr_identity"] == pytest.approx(0.8)
+    logged = metrics.seed_metrics("fig9.depth5.rho0", s)
+    assert logged == {"fig9.depth5.rho0.corr_identity": pytest.approx([0.9, 0.7]),
+                      "fig9.depth5.rho0.mse_identity": pytest.approx([0.1, 0.3])}
+
+
+def test_roughness_against_closed_forms():
+    g = torch.Generator().manual_seed(0)
+    noise = torch.randn(4, 64, 64, generator=g)
+    assert metrics.roughness(noise).mean().item() == pytest.approx(1.0, abs=0.05)   # white noise: E(a-b)^2 = 2 var
+    ramp = torch.arange(64.0).expand(64, 64)[None]                                   # a linear ramp along x
+    # half the neighbour differences are 1 (along x), half 0; the variance of 0..63 is (64^2 - 1) / 12
+    expected = 0.5 / (2 * (64 ** 2 - 1) / 12)
+    assert metrics.roughness(ramp).item() == pytest.approx(expected, rel=1e-5)
+    assert metrics.roughness(torch.ones(1, 8, 8)).item() == 0.0
+
+
+def test_border_energy_ratio_brute_force():
+    img = torch.zeros(2, 1, 10, 10)
+    img[0, 0, 0, :] = 1.0                 # structure only on the top row (inside a 2 px border)
+    img[1, 0, 4:6, 4:6] = 1.0             # structure only in the centre
+    r = metrics.border_energy_ratio(img, 2)
+    assert r[0].item() == float("inf") and r[1].item() == 0.0
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(1, 12, 12, generator=g)
+    e = (x[0] - x[0].flatten().median()) ** 2
+    inner = e[3:9, 3:9].mean()
+    outer = (e.sum() - e[3:9, 3:9].sum()) / (144 - 36)
+    assert metrics.border_energy_ratio(x, 3).item() == pytest.approx((outer / inner).item(), rel=1e-5)
+    with pytest.raises(Exception):
+        metrics.border_energy_ratio(x, 6)
+
+
+def test_hidden_roughness_averages_the_hidden_layers():
+    net = models.convnet(3, channels=4)
+    x = torch.randn(2, 1, 12, 12, generator=torch.Generator().manual_seed(5))
+    acts = metrics.layer_activations(net, x)
+    brute = sum(metrics.roughness(metrics.top_singular_map(a)).mean().item() for a in acts[:2]) / 2
+    assert metrics.hidden_roughness(net, x) == pytest.approx(brute, rel=1e-6)
