@@ -1,7 +1,9 @@
 """A trained autoencoder as a discrete dynamical system x_{t+1} = f(x_t) (paper 2, Sec 3).
 
 `iterate` follows trajectories (keeping only the iterations asked for, so a thousand steps of a
-thousand points stays small); `nearest` names the training example a point ended up at.
+thousand points stays small); `nearest` names the training example a point ended up at;
+`reach_eps` is the distance that counts as "reached a training example" and
+`fixed_point_distance` says how far the training examples are from being fixed points.
 """
 from __future__ import annotations
 
@@ -72,3 +74,21 @@ def jacobian_radii(f: Callable, points: torch.Tensor) -> torch.Tensor:
     if isinstance(f, torch.nn.Module):
         f.eval()
     return torch.tensor([spectral_radius(f, p) for p in points])   # each p: ONE input, no batch dim
+
+
+def reach_eps(train: torch.Tensor, *, scale: float = 0.1) -> float:
+    """The distance within which a point "has reached" a training example: `scale` x the median
+    distance between a training example (M, ...) and its nearest other one (paper 2 gives no epsilon)."""
+    if len(train) < 2:
+        raise MemlibError("reach_eps needs at least two training examples")
+    flat = _flat(train.cpu())
+    dd = torch.cdist(flat, flat).fill_diagonal_(float("inf"))
+    return scale * dd.min(dim=1).values.median().item()
+
+
+@torch.no_grad()
+def fixed_point_distance(f: Callable, train: torch.Tensor) -> torch.Tensor:
+    """||f(x_i) - x_i|| for each training example (N,): all below `reach_eps` means every training
+    example is a fixed point at the resolution used for "reached" (a precondition for attractors)."""
+    out = iterate(f, train, 1, record=[1])[0]
+    return (_flat(out) - _flat(train.cpu())).norm(dim=1).float()
