@@ -48,6 +48,29 @@ def load_images(name: str, *, split: str = "train", root=None, download: bool = 
     return {"digits": _digits, "faces": _faces, "photos": _photos}[name](split)
 
 
+def require(root, *names: str) -> None:
+    """Check, before any training, that `root` holds the files of each dataset in `names` (both splits):
+    a notebook asked to use a data root says at once what is missing there, instead of failing minutes
+    later or silently using another set. Only presence is checked; the readers validate the contents."""
+    for name in names:
+        check_choice(name, DATASETS, "dataset")
+        if name in _IDX_DIRS:
+            base = _require_root(root, name) / _IDX_DIRS[name] / "raw"
+            stems = [s for split in SPLITS for s in _IDX_FILES[split]]
+            missing = [str(base / s) + "[.gz]" for s in stems if _find(base, s) is None]
+            cls = _IDX_DIRS[name]
+        elif name == "cifar10":
+            base = _require_root(root, name) / "cifar-10-batches-py"
+            missing = [str(base / f) for f in [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
+                       if not (base / f).exists()]
+            cls = "CIFAR10"
+        else:
+            continue                                   # embedded sets are always there
+        if missing:
+            raise DatasetMissing(f"data root {root} lacks {name}: expected {', '.join(missing)}; "
+                                 + _HOW_TO_GET.format(cls=cls))
+
+
 # ---------------------------------------------------------------- the papers' datasets (files)
 
 IDX_TYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4", 0x0E: ">f8"}

@@ -298,3 +298,34 @@ def test_provenance_names_the_datasets_loaded(tmp_path):
     data.load_images("digits")
     run.finish()
     assert json.loads((run.dir / "provenance.json").read_text())["datasets"] == ["digits"]
+
+
+def test_require_names_what_a_data_root_lacks(tmp_path):
+    with pytest.raises(data.DatasetMissing, match=r"lacks mnist: expected .*train-images-idx3-ubyte"):
+        data.require(tmp_path, "mnist")
+    raw = tmp_path / "MNIST" / "raw"
+    raw.mkdir(parents=True)
+    for stem in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte"):
+        (raw / stem).write_bytes(b"")
+    with pytest.raises(data.DatasetMissing, match="t10k-labels") as e:
+        data.require(tmp_path, "mnist", "digits")
+    assert "train-images" not in str(e.value)
+    (raw / "t10k-labels-idx1-ubyte.gz").write_bytes(b"")
+    data.require(tmp_path, "mnist", "digits")            # all present (contents are the readers' job)
+    with pytest.raises(data.DatasetMissing, match="lacks cifar10: expected .*data_batch_1"):
+        data.require(tmp_path, "cifar10")
+
+
+def test_a_notebook_with_a_data_root_lacking_its_set_stops_before_training(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--only", "02",
+                           "--device", "cpu", "--data-root", str(empty), "--results-dir", str(tmp_path / "r")],
+                          capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "lacks mnist" in out, out[-3000:]
+    import nbformat
+    nb = nbformat.read(tmp_path / "r" / "smoke" / "02_attractors" / "02_attractors.ipynb", as_version=4)
+    failed = [c for c in nb.cells if c.cell_type == "code"
+              and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
+    assert len(failed) == 1 and "data.require" in failed[0].source and "fit_cached(" not in failed[0].source
