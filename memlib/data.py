@@ -181,7 +181,9 @@ def _load_cifar10(split, root, download):
 
 class _CifarUnpickler(pickle.Unpickler):
     """Only what a CIFAR-10 batch holds: dicts, lists, bytes, str, ints and numpy uint8 arrays. A pickle that
-    names anything else (a crafted file that would run code) is refused."""
+    names anything else (a crafted file that would run code) is refused. Subclasses narrow or widen `ALLOWED`
+    for other pickled datasets and name them in `WHAT` (fetch.py's MNIST pickle)."""
+    WHAT = "a CIFAR-10 batch"
     ALLOWED = {("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
                ("numpy", "ndarray"), ("numpy", "dtype"), ("numpy.core.multiarray", "scalar"),
                ("numpy._core.multiarray", "scalar"), ("builtins", "bytes"),
@@ -190,7 +192,7 @@ class _CifarUnpickler(pickle.Unpickler):
     def find_class(self, module, name):
         if (module, name) in self.ALLOWED:
             return super().find_class(module, name)
-        raise pickle.UnpicklingError(f"refused to load {module}.{name}: not part of a CIFAR-10 batch")
+        raise pickle.UnpicklingError(f"refused to load {module}.{name}: not part of {self.WHAT}")
 
 
 def read_cifar_batch(path) -> tuple[np.ndarray, np.ndarray]:

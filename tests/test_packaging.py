@@ -38,7 +38,7 @@ def test_memlib_imports_without_torchvision():
 def _run_all(tmp_path, env_extra, *args):
     import os
     import subprocess
-    env = {**os.environ, "MEMLIB_VENV": str(tmp_path / "venv"), **env_extra}
+    env = {**os.environ, "MEMLIB_VENV": str(tmp_path / "venv"), "MEMLIB_NO_FETCH": "1", **env_extra}   # no data/ fetch
     return subprocess.run([str(ROOT / "run_all.sh"), *args], capture_output=True, text=True, env=env, timeout=600)
 
 
