@@ -24,7 +24,10 @@ CLAIMS: list[Claim] = [
                     "flatter than the identity at both training points: max |f'(x_i)| < 1, every seed of 3",
           metric='fig1a.layers2.max_slope', op='<', threshold=1.0,
           fit=(fitted('fig1a.layers2'),),
-          expect={"quick": R, "paper": R}),
+          expect={"quick": NR, "paper": R},
+          why="quick: max |f'(x_i)| of the 2-layer net is 0.99 / 1.05 / 1.11 for the 3 seeds (above 1 for two); "
+              "the 6-layer net is flatter, 0.81-0.97 (Fig 1a's depth claim holds), but the shallow one is not "
+              "contractive at both points for every seed"),
     Claim('p2.fig1a_iteration', 2, 'Fig 1a',
           quote='iterating the map over almost all points will result in convergence to one of the two training examples',
           statement='Iterating the shallow 1-D autoencoder 100 times sends almost all of 200 grid points in [0, 1] '
@@ -32,7 +35,7 @@ CLAIMS: list[Claim] = [
           metric='fig1a.layers2.converged_fraction', op='>', threshold=0.9,
           fit=(fitted('fig1a.layers2'),),
           expect={"quick": NR, "paper": R},
-          why='quick: 0.72-0.77 of the grid converges: the ReLU net learns the identity on a segment between '
+          why='quick: 0.77 / 0.99 / 0.64 of the grid converges (seeds 0-2): the ReLU net learns the identity on a segment between '
               'the two points (fixed points that are not training points), so only the points outside it reach one'),
     Claim('p2.fig1a_deep_stronger', 2, 'Fig 1a',
           quote='The solution learned by a deep overparameterized autoencoder is strongly attractive towards training examples',
@@ -128,7 +131,10 @@ CLAIMS: list[Claim] = [
                     'seed (3 seeds); both nets fitted with their training digits fixed points within EPS',
           metric='fig4.widest.R_final', op='>', threshold='fig4.narrowest.R_final',
           fit=_fixed_points('fig4.narrowest', 'fig4.eps') + _fixed_points('fig4.widest', 'fig4.eps'),
-          expect={"quick": R, "paper": R}),
+          expect={"quick": NR, "paper": R},
+          why="quick: the narrowest net (width 64) does not make its training digits fixed points (max "
+              "||f(x_i) - x_i|| 0.45-0.51 against EPS 0.14, loss 0.6-1 % of the zero prediction's), so it did "
+              "not fit by this gate; its R_T is 0 against 0.10-0.12 for width 512"),
     Claim('p2.fig4_depth', 2, 'Fig 4b',
           quote='we found that increasing width and depth both increase the recovery rate',
           statement='Final recovery probability R_T of the deepest net > that of the shallowest (same width), paired '
@@ -192,7 +198,10 @@ CLAIMS: list[Claim] = [
                     'table\'s own spread is at most 0.08: .78 / .72 / .7); our threshold, fixed before measuring',
           metric='table1.max_filter_spread', op='<', threshold=0.1,
           fit=('table1.max_final_loss < 1e-6',),
-          expect={"quick": R, "paper": R}),
+          expect={"quick": NR, "paper": R},
+          why="quick: with 2 layers the third eigenvalue is 0.74 for 1 filter against 0.996 / 0.999 for 16 / 128 "
+              "(spread 0.26); at 5 and 8 layers the spreads are 0.05 and 0.12. Depth lowers it as the paper says "
+              "(table1_depth), but the filter count is not without effect here"),
     # ---- Table 2: whole rows ----
     *[Claim(f'p2.table2_{tag}', 2, 'Table 2',
             quote=quote,
@@ -288,7 +297,7 @@ CLAIMS: list[Claim] = [
           fit=(fitted('fig5a'),),
           expect={"quick": NR, "paper": R},
           why='quick: 63 photos through the 64-unit 1x1 bottleneck reach loss ~1e-2 in 1000 steps; the iterates '
-              'drift away from the training photos (median corr 0.44 after 50 iterations)'),
+              'drift away from the training photos (median corr 0.58 with the nearest after the last iteration)'),
     Claim('p2.fig5b_arbitrary_to_train', 2, 'Fig 5b',
           quote='learn maps which are contractive to training examples',
           statement='The nonlinear D1 trained on one image per class, iterated 10 times from squares, noise and new '
@@ -303,7 +312,7 @@ CLAIMS: list[Claim] = [
           metric='fig5b.one_step.median_corr', op='>', threshold=0.9,
           fit=(fitted('fig5b'),),
           expect={"quick": NR, "paper": R},
-          why='quick: one application gives blurred mixtures for the photo inputs (median corr 0.82); 10 '
+          why='quick: one application gives blurred mixtures for the photo inputs (median corr 0.80); 10 '
               'iterations reach 0.99 (p2.fig5b_arbitrary_to_train)'),
     # ---- Fig 6: memorization during training ----
     Claim('p2.fig6_superattractors_late', 2, 'Fig 6b',
@@ -314,8 +323,8 @@ CLAIMS: list[Claim] = [
           metric='fig6.epochs1000.one_step.median_corr', op='>', threshold=0.9,
           fit=(fitted('fig6.epochs1000'),),
           expect={"quick": NR, "paper": R},
-          why='quick: the median corr sits on the 0.9 line (seed 0: 0.929 in one run, 0.894 after a rounding '
-              'change only); about half the inputs come out as a training photo in one step'),
+          why='quick: the median corr sits on the 0.9 line: 0.895 / 0.925 / 0.944 for seeds 0-2 (seed 0 was 0.929 '
+              'in an earlier run: a change of floating-point rounding moves it across); 10 iterations give 0.99'),
     Claim('p2.fig6_superattractors_early', 2, 'Fig 6a',
           quote='memorization occurs throughout the training process and is present even with early stopping',
           statement='Already after 100 epochs (early stopping) the nonlinear D1 maps arbitrary inputs to a training '
