@@ -138,6 +138,12 @@ def atomic_write_text(path, text: str) -> None:
     atomic_write_bytes(path, text.encode())
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path, data: bytes) -> None:
     """`atomic_write_text` for bytes."""
     import tempfile
@@ -148,6 +154,7 @@ def atomic_write_bytes(path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600: give the file the usual permissions
         os.replace(tmp, path)
     except BaseException:
         try:

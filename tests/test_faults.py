@@ -329,3 +329,12 @@ def test_a_notebook_with_a_data_root_lacking_its_set_stops_before_training(tmp_p
     failed = [c for c in nb.cells if c.cell_type == "code"
               and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
     assert len(failed) == 1 and "data.require" in failed[0].source and "fit_cached(" not in failed[0].source
+
+
+def test_atomic_writes_have_the_usual_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        runtime.atomic_write_text(tmp_path / "report.json", "{}")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "report.json").stat().st_mode & 0o777 == 0o644      # not mkstemp's 0600
