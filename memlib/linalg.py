@@ -91,6 +91,12 @@ def spectrum(A) -> torch.Tensor:
     return torch.from_numpy(vals[np.argsort(-np.abs(vals), kind="stable")].astype(np.complex128))
 
 
+def operator_eigenvalues(net, input_shape) -> torch.Tensor:
+    """|eigenvalues| of a linear network's operator on inputs of `input_shape` (C, H, W), largest first
+    (paper 2, Tables 1-2: memorizing k images = k eigenvalues 1 and the rest near 0). (d,) float64."""
+    return spectrum(operator_matrix(net, input_shape)).abs()
+
+
 def eigenimages(A, image_shape, k: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """The top-`k` eigenvalues (k,) and eigenvectors reshaped to images (k, c, s, s), complex.
 

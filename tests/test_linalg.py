@@ -161,3 +161,12 @@ def test_jacobian_of_a_plain_function_keeps_the_points_dtype():
     assert J.dtype == torch.float64
     torch.testing.assert_close(J, torch.diag(2 * x.reshape(-1)), rtol=0, atol=1e-15)
     assert linalg.spectral_radius(lambda v: v ** 2, x) == pytest.approx(0.6, abs=1e-15)
+
+
+def test_operator_eigenvalues_of_a_projection_are_ones_then_zeros():
+    # f(x) = u uᵀ x for a unit image u (a rank-1 projection, 'memorizing' u): |eigenvalues| 1, then 0
+    u = torch.randn(1, 3, 3, generator=torch.Generator().manual_seed(0))
+    u = u / u.norm()
+    f = lambda x: (x.flatten(1) @ u.flatten()).reshape(-1, 1, 1, 1) * u          # noqa: E731
+    eig = linalg.operator_eigenvalues(f, (1, 3, 3))
+    assert eig.shape == (9,) and abs(eig[0].item() - 1) < 1e-6 and eig[1:].max().item() < 1e-6   # float32 operator
