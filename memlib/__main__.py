@@ -12,6 +12,7 @@ data fetch NAME [--data-root DIR]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -117,7 +118,7 @@ def run(args) -> int:
         except KeyboardInterrupt:
             _swap_in(stage, final, "interrupted (Ctrl-C)")
             print(f"  {name} interrupted; marked as failed", flush=True)
-            _report(results, args.profile, args.against)
+            _report(results, args.profile, args.against, names if args.only else None)
             return 130
         except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
             reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
@@ -133,7 +134,7 @@ def run(args) -> int:
         print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {_summary(rows)}", flush=True)
     if args.untrained:
         return _untrained_audit(results, args.profile) or (1 if failed else 0)
-    return _report(results, args.profile, args.against) or (1 if failed else 0)
+    return _report(results, args.profile, args.against, names if args.only else None) or (1 if failed else 0)
 
 
 def _swap_in(stage: Path, final: Path, failure: str | None) -> None:
@@ -144,10 +145,27 @@ def _swap_in(stage: Path, final: Path, failure: str | None) -> None:
         atomic_write_text(stage / "failed.json", json.dumps({"reason": failure,
                                                              "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
     old = final.with_name(f".{final.name}.old-{os.getpid()}")
-    if final.exists():
-        os.replace(final, old)
-    os.replace(stage, final)
+    with _swap_lock(final.parent):        # two runs of one notebook finishing at once: one swap after the other
+        if final.exists():
+            os.replace(final, old)
+        os.replace(stage, final)
     shutil.rmtree(old, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _swap_lock(folder: Path):
+    """An exclusive lock on the folder itself (flock on its descriptor: no lock file; POSIX, elsewhere none)."""
+    try:
+        import fcntl
+    except ImportError:          # not POSIX
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)             # releases the lock
 
 
 def _print_cache_warnings() -> None:
@@ -196,20 +214,30 @@ def _summary(rows) -> str:
     return text + (f"; {regs} REGRESSIONS" if regs else "; as the ledger expects")
 
 
-def _report(results: Path, profile: str, against) -> int:
-    """Write the report, print its headline and regressions; 1 when there is a regression."""
+def _report(results: Path, profile: str, against, only=None) -> int:
+    """Write the report, print its headline and regressions; 1 when there is a regression. With `only` (the
+    notebooks `run --only` executed) the exit status and the list are about those notebooks: the others'
+    claims are reported (often 'not run') but are not this run's regressions (`check` judges them all)."""
     report = claims.check(results, profile, against=against)
+    regs = report["regressions"]
+    if only:
+        papers = [k for k, nb in claims.NOTEBOOKS.items() if nb in only]
+        mine = lambda line: (any(line.startswith(f"p{k}.") for k in papers)   # noqa: E731 - a claim's line
+                             or any(nb in line.split(":")[0] for nb in only))   # a failed notebook / a drift
+        others = len([line for line in regs if not mine(line)])
+        regs = [line for line in regs if mine(line)]
     c = report["counts"]
     print(f"report: {results / profile / 'report.md'} ({c['reproduced']} reproduced, {c['not reproduced']} "
-          f"not reproduced, {c['not run']} not run; {len(report['regressions'])} regressions"
-          + (f" against the ledger and {against}" if against else " against the ledger") + ")")
-    for line in report["regressions"]:
+          f"not reproduced, {c['not run']} not run; {len(regs)} regressions"
+          + (f" against the ledger and {against}" if against else " against the ledger")
+          + (f" in {', '.join(only)}; {others} more in notebooks not run now" if only and others else "") + ")")
+    for line in regs:
         print(f"  REGRESSION {line}")
     comp = report["comparison"]
     if comp:
         print(f"  against {against}: {len(comp['flips'])} flipped, {len(comp['drifts'])} drifted "
               f"({sum(bool(d['claims']) for d in comp['drifts'])} read by claims), {len(comp['absent'])} absent")
-    return 1 if report["regressions"] else 0
+    return 1 if regs else 0
 
 
 def _check_baseline(path, profile: str) -> None:

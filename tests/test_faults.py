@@ -1,6 +1,7 @@
 """Faults a user or a machine injects: failed and interrupted runs, full disks, read-only folders, corrupted
 cache bytes, bad inputs. Each must give one clear line (or a recomputation with a warning), lose nothing,
 and never show older results as current."""
+import hashlib
 import json
 import os
 import subprocess
@@ -338,3 +339,54 @@ def test_atomic_writes_have_the_usual_permissions(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "report.json").stat().st_mode & 0o777 == 0o644      # not mkstemp's 0600
+
+
+NB4 = claims.NOTEBOOKS[4]
+
+
+def _smoke_04(results: Path, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--only", "04",
+                             "--device", "cpu", "--results-dir", str(results)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+def _no_leftovers(results: Path):
+    assert not list((results / "smoke").glob(".*")), "a staging or old folder was left behind"
+    assert not list((results / "cache").glob(".*.tmp")), "a half-written cache entry was left behind"
+    assert not (results / "cache" / "corrupt.log").exists()
+
+
+def test_ctrl_c_mid_notebook_marks_it_failed_and_a_rerun_recovers(tmp_path):
+    import signal
+    import time
+    proc = _smoke_04(tmp_path)
+    deadline = time.monotonic() + 240
+    while not list((tmp_path / "cache").glob("*.pt")):      # wait until the kernel is training (a model cached)
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended before training started"
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted" in out, out[-2000:]
+    final = tmp_path / "smoke" / NB4
+    assert "interrupted" in json.loads((final / "failed.json").read_text())["reason"]
+    assert not (final / "provenance.json").exists()
+    _no_leftovers(tmp_path)
+    assert main(["check", "--profile", "smoke", "--results-dir", str(tmp_path)]) == 1   # a failed notebook
+    proc = _smoke_04(tmp_path)
+    out, _ = proc.communicate(timeout=300)
+    assert proc.returncode == 0, out[-2000:]
+    assert (final / "provenance.json").exists() and not (final / "failed.json").exists()
+    _no_leftovers(tmp_path)
+
+
+def test_two_concurrent_runs_of_a_notebook_both_finish_and_lose_nothing(tmp_path):
+    procs = [_smoke_04(tmp_path) for _ in range(2)]
+    outs = [p.communicate(timeout=400)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], "\n".join(o[-1500:] for o in outs)
+    final = tmp_path / "smoke" / NB4
+    assert (final / "provenance.json").exists() and json.loads((final / "metrics.json").read_text())
+    _no_leftovers(tmp_path)
+    for f in (tmp_path / "cache").glob("*.pt"):              # every entry either run wrote checks out
+        raw = f.read_bytes()
+        head, _, payload = raw.partition(b"\n")
+        assert head.startswith(store.MAGIC) and hashlib.sha256(payload).hexdigest().encode() == head[len(store.MAGIC):]

@@ -91,7 +91,8 @@ def test_estimate_runtime_scales_and_skips_cached(tmp_path):
 
 def test_band_summary_population_std():
     s = metrics.band_summary([{"a": 1.0, "b": 0.0}, {"a": 3.0, "b": 0.0}])
-    assert s == {"a": 2.0, "a_std": 1.0, "b": 0.0, "b_std": 0.0}
+    assert s == {"a": 2.0, "a_std": 1.0, "a_seeds": [1.0, 3.0], "b": 0.0, "b_std": 0.0, "b_seeds": [0.0, 0.0]}
+    assert metrics.seed_metrics("fig5.x", s) == {"fig5.x.a": [1.0, 3.0], "fig5.x.b": [0.0, 0.0]}
     with pytest.raises(ValueError):
         metrics.band_summary([])
 
