@@ -182,3 +182,11 @@ def test_cli_check_exits_nonzero_on_regressions(tmp_path):
     assert out.returncode == 1 and "REGRESSION" in out.stdout       # nothing run: every expected outcome missed
     assert (tmp_path / "quick" / "report.md").exists()
     assert "01_identity_vs_constant" in notebooks()
+
+
+def test_report_rows_keep_their_columns_when_a_claim_contains_a_pipe():
+    import re
+    rows = json.loads(Path(__file__).resolve().parents[1].joinpath("baselines", "quick-cpu.json").read_text())["claims"]
+    assert any("|" in r["statement"] for r in rows)                  # e.g. max |f'(x_i)| < 1
+    for line in claims.markdown(rows).splitlines()[2:]:
+        assert len(re.findall(r"(?<!\\)\|", line)) == 7, line       # 6 columns: 7 unescaped bars

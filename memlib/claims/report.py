@@ -168,9 +168,9 @@ def _row_md(r) -> str:
     thr = r["threshold"] if not isinstance(r["threshold"], str) else f"`{r['threshold']}` = {_fmt(r['threshold_value'])}"
     thr = _fmt(thr) if not isinstance(thr, str) else thr
     flag = " **REGRESSION** (ledger: " + r["expected"] + ")" if r["regression"] else ""
-    quote = r["quote"].replace("|", "\\|").replace("\n", " ")
-    return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {r['figure']} | “{quote}” — {r['statement']} | "
-            f"{_fmt(r['value'])} {r['op']} {thr} | {r['reason']} |")
+    cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")   # noqa: E731 - a "|" would split the row
+    return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
+            f"{cell(r['statement'])} | {cell(_fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
 
 
 def markdown(rows: list[dict]) -> str:
