@@ -157,7 +157,7 @@ def border_energy_ratio(images: torch.Tensor, width: int) -> torch.Tensor:
     if not 0 < width < min(h, w) / 2:
         raise MemlibError(f"a border of {width} px leaves no centre in a {h}x{w} image")
     e = (x - x.flatten(1).median(1).values[:, None, None]).pow(2)
-    centre = torch.zeros(h, w, dtype=torch.bool)
+    centre = torch.zeros(h, w, dtype=torch.bool, device=x.device)          # on the images' device
     centre[width:h - width, width:w - width] = True
     inner, outer = e[:, centre].mean(1), e[:, ~centre].mean(1)
     return torch.where(inner > 0, outer / inner.clamp_min(1e-300), torch.full_like(inner, float("inf"))).float()

@@ -111,6 +111,9 @@ Y = torch.tensor([0, 1, 2, 0, 1, 2])
     ("jacobian_radii", lambda m: dynamics.jacobian_radii(m, X[:2, :, :5, :5])),
     ("narrowest_layer", lambda m: linalg.narrowest_layer(m, X.shape[1:])),
     ("relative_weight_change", lambda m: metrics.relative_weight_change(_convnet(seed=1), m)),
+    ("hidden_roughness (Fig 25)", lambda m: metrics.hidden_roughness(m, X)),
+    ("border_energy_ratio (Fig 19)", lambda m: metrics.border_energy_ratio(metrics.predict(m, X), 3)),
+    ("fixed_point_distance", lambda m: dynamics.fixed_point_distance(m, X)),
 ])
 def test_functions_on_a_trained_net_give_the_cpus_numbers(gpu, on_cpu, tol, name, call):
     with on_cpu():
