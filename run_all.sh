@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # memorization-repro: set-up on first use, batch reproduction, tests.
 #
-#   ./run_all.sh [--profile smoke|quick|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
+#   ./run_all.sh [--profile smoke|quick|full|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
 #                [--against BASELINE]       every notebook, then the report (exit 1 on a regression)
 #   ./run_all.sh test [pytest args]         the test suite (includes every notebook under the smoke profile);
 #                                           `./run_all.sh test --device cuda`: its GPU mode (device-sensitive

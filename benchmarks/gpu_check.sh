@@ -9,7 +9,9 @@
 #   2. OUT/bench.json/.log  ./run_all.sh bench --device cuda (memlib against the naive loop, graph against eager)
 #   3. OUT/results/         the quick profile on CUDA from a cold cache, timed, its report compared claim by claim
 #                           with the committed CPU baseline (--against baselines/quick-cpu.json): flips and drifts
-#   4. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also
+#   4. OUT/results/full  the full profile on CUDA (issue 15: the papers' data and architectures, <= 60 min), its
+#                           estimate printed first, its claims against the ledger's full column (skip: MEMLIB_NO_FULL=1)
+#   5. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also
 #                           appended to benchmarks/RESULTS.md (commit it)
 # Exit status: 0 when every step passed and every target was met.
 set -uo pipefail
@@ -32,21 +34,29 @@ rm -rf "$OUT/setup-probe"
 say "gpu-check: $(tail -1 "$OUT/device.txt"); output in $OUT"
 
 status=0
-say "[1/3] the suite's GPU mode"
+say "[1/4] the suite's GPU mode"
 ./run_all.sh test --device cuda -q -p no:cacheprovider > "$OUT/test-cuda.log" 2>&1; rc=$?
 say "      exit $rc: $(tail -1 "$OUT/test-cuda.log")"; [ $rc -eq 0 ] || status=1
 
-say "[2/3] bench on CUDA"
+say "[2/4] bench on CUDA"
 ./run_all.sh bench --device cuda --results-dir "$OUT" > "$OUT/bench.log" 2>&1; rc=$?
 say "      exit $rc"; [ $rc -eq 0 ] || status=1
 
-say "[3/3] quick profile on CUDA, cold cache, against the CPU baseline"
+say "[3/4] quick profile on CUDA, cold cache, against the CPU baseline"
 start=$(date +%s)
 ./run_all.sh --profile quick --device cuda --results-dir "$OUT/results" --against baselines/quick-cpu.json \
   > "$OUT/quick-cuda.log" 2>&1; rc=$?
 echo $(( $(date +%s) - start )) > "$OUT/quick_wall_s"
 say "      exit $rc after $(cat "$OUT/quick_wall_s") s: $(grep '^report:' "$OUT/quick-cuda.log" | tail -1)"
 [ $rc -eq 0 ] || status=1
+
+if [ -z "${MEMLIB_NO_FULL:-}" ]; then
+  say "[4/4] full profile on CUDA (the papers' data: MNIST fetched into data/ by set-up)"
+  start=$(date +%s)
+  ./run_all.sh --profile full --device cuda --results-dir "$OUT/results" > "$OUT/full-cuda.log" 2>&1; rc=$?
+  echo $(( $(date +%s) - start )) > "$OUT/full_wall_s"
+  say "      exit $rc after $(cat "$OUT/full_wall_s") s: $(grep '^report:' "$OUT/full-cuda.log" | tail -1)"
+fi
 
 "$PY" benchmarks/gpu_summary.py "$OUT" > "$OUT/summary.md"; rc=$?
 [ $rc -eq 0 ] || status=1

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from . import claims
+from .data import default_root, holds
 from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,17 +67,29 @@ def ensure_kernel() -> str:
 
 def check_run_inputs(args) -> None:
     """Everything `run` can refuse, refused before a kernel starts (one line each)."""
-    if args.data_root is not None and not Path(args.data_root).expanduser().is_dir():
+    if args.data_root not in (None, "auto", "none") and not Path(args.data_root).expanduser().is_dir():
         raise MemlibError(f"--data-root {args.data_root} is not a directory")
-    if args.profile == "paper" and args.data_root is None:
-        raise MemlibError("the paper profile trains on the papers' datasets: pass --data-root DIR (README: "
-                          "'The papers' datasets')")
+    if args.profile in ("paper", "full"):
+        root = (default_root() if args.data_root in (None, "auto") else
+                None if args.data_root == "none" else Path(args.data_root).expanduser())
+        if root is None or not holds(root, "mnist"):
+            raise MemlibError(f"the {args.profile} profile trains on the papers' datasets: fetch MNIST into data/ "
+                              "(python -m memlib data fetch mnist) or pass --data-root DIR holding MNIST/raw/ "
+                              "(README: 'The papers' datasets')")
     if args.device == "cuda":
         import torch
         if not torch.cuda.is_available():
             raise MemlibError("--device cuda: torch sees no GPU on this machine; use --device cpu or auto")
     if args.against is not None:
         _check_baseline(args.against, args.profile)
+
+
+def _data_root_parameter(option):
+    """--data-root as the notebooks' `data_root`: absent or "auto" -> "auto" (data/ in the repo, or
+    $MEMLIB_DATA_ROOT, where it holds a set); "none" -> None (the embedded sets only); else the folder."""
+    if option in (None, "auto"):
+        return "auto"
+    return None if option == "none" else str(Path(option).expanduser().resolve())
 
 
 def run(args) -> int:
@@ -103,7 +116,7 @@ def run(args) -> int:
         stage.mkdir(parents=True)
         os.environ["MEMLIB_RUN_DIR"] = str(stage)                     # store.Run writes here (the kernel inherits it)
         params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
-                      data_root=None if args.data_root is None else str(Path(args.data_root).expanduser().resolve()))
+                      data_root=_data_root_parameter(args.data_root))
         print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
         t0 = time.perf_counter()
         reason = None
@@ -304,7 +317,10 @@ def main(argv=None) -> int:
         if name == "run":
             p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
             p.add_argument("--only", action="append", help="run one notebook (repeatable): name or number")
-            p.add_argument("--data-root", default=None, help="folder with MNIST/, FashionMNIST/, cifar-10-batches-py/")
+            p.add_argument("--data-root", default=None,
+                           help="folder with MNIST/, FashionMNIST/, cifar-10-batches-py/; default auto: data/ in the repo "
+                                "(or $MEMLIB_DATA_ROOT) where it holds a set, the embedded sets for the rest; none: "
+                                "the embedded sets only")
             p.add_argument("--seed", type=int, default=0)
             p.add_argument("--untrained", action="store_true",
                            help="the audit: train nothing (every net keeps its initial weights) and check that no "

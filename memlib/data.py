@@ -9,6 +9,7 @@ squares and patterns.
 from __future__ import annotations
 
 import gzip
+import os
 import pickle
 from pathlib import Path
 
@@ -46,6 +47,43 @@ def load_images(name: str, *, split: str = "train", root=None, download: bool = 
         return _load_cifar10(split, root, download)
     used.add(name)
     return {"digits": _digits, "faces": _faces, "photos": _photos}[name](split)
+
+
+AUTO = "auto"   # a notebook's `data_root = "auto"`: $MEMLIB_DATA_ROOT, else data/ in the repo when it exists
+REPO = Path(__file__).resolve().parent.parent
+
+
+def default_root() -> Path | None:
+    """Where the papers' datasets are looked for when no data root is given: `$MEMLIB_DATA_ROOT`, else
+    the repo's `data/` (what `python -m memlib data fetch mnist` fills) when it exists, else None."""
+    env = os.environ.get("MEMLIB_DATA_ROOT")
+    if env:
+        return Path(env).expanduser().resolve()
+    return REPO / "data" if (REPO / "data").is_dir() else None
+
+
+def resolve_root(data_root) -> tuple[Path | None, bool]:
+    """`(root, explicit)` for a notebook's `data_root` parameter: "auto" -> (default_root(), False);
+    None or "" -> (None, False), the embedded sets only; a folder -> (it, True), which must hold every
+    dataset the notebook asks for."""
+    if data_root is None or data_root == "":
+        return None, False
+    if data_root == AUTO:
+        return default_root(), False
+    root = Path(data_root).expanduser().resolve()
+    if not root.is_dir():
+        raise DatasetMissing(f"data root {data_root} is not a directory: pass a folder holding MNIST/raw/..., "
+                             f"or data_root='auto' (data/ in the repo) or None (the embedded sets)")
+    return root, True
+
+
+def holds(root, name: str) -> bool:
+    """Whether `root` holds the files of dataset `name` (embedded sets: always)."""
+    try:
+        require(root, name)
+    except DatasetMissing:
+        return False
+    return True
 
 
 def require(root, *names: str) -> None:

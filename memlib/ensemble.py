@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copy
 import os
-import warnings
 
 import torch
 from torch import nn
@@ -93,10 +92,11 @@ def batched_limits() -> dict:
 
 
 def say_serial(reason: str | None, n_models: int) -> None:
-    """Warn once per reason that `n_models` models are trained one after another."""
+    """Say once per reason, as information (a line, not a warning box), that `n_models` models are trained
+    one after another rather than as one batched computation."""
     if reason and n_models > 1 and reason not in _warned:
         _warned.add(reason)
-        warnings.warn(f"training {n_models} models one after another: {reason}", stacklevel=4)
+        print(f"(training {n_models} models one after another: {reason})", flush=True)
 
 
 class Stacked:

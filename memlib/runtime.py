@@ -6,8 +6,10 @@ products and convolutions. PyTorch's default lets cuDNN run float32 convolutions
 Hopper GPUs (10-bit mantissa), which breaks the exact linear-operator checks of papers 2 and 3 and moves
 claims; the claims and the CPU baseline assume full float32. `numerics()` records what is in force
 (written into every notebook's provenance.json).
-`pick(profile, smoke=..., quick=..., paper=...)` is how a notebook scales one experiment to a
-profile without switching code.
+`pick(profile, smoke=..., quick=..., full=..., paper=...)` is how a notebook scales one experiment to
+a profile without switching code. The profiles: smoke (code paths, seconds), quick (a laptop CPU,
+minutes), full (the papers' data, architectures and optimizers with step counts sized for one GPU
+in an hour), paper (the papers' own scale: a cluster).
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ import random
 import numpy as np
 import torch
 
-PROFILES = ("smoke", "quick", "paper")
+PROFILES = ("smoke", "quick", "full", "paper")
+FULL_DEFAULTS_TO = "paper"   # a pick() without full= takes the paper value: full is the paper but for what it lowers
 DEVICES = ("auto", "cpu", "cuda")
 
 _device = torch.device("cpu")
@@ -92,13 +95,23 @@ def seed_everything(seed: int) -> None:
 def pick(profile: str, **by_profile):
     """Return the value for `profile` from keyword arguments named after the profiles.
 
+    `full` may be left out: it then takes the `paper` value (full is the paper's setting except for the
+    step counts and sizes it lowers, each given with `full=`).
+
     >>> pick("quick", smoke=100, quick=2_000, paper=2_000_000)
     2000
+    >>> pick("full", smoke=100, quick=2_000, full=50_000, paper=2_000_000)
+    50000
     """
     check_choice(profile, PROFILES, "profile")
-    missing = [p for p in PROFILES if p not in by_profile]
+    missing = [p for p in PROFILES if p not in by_profile and p != "full"]
     if missing:
         raise TypeError(f"pick() needs a value for every profile; missing {missing}")
+    unknown = sorted(set(by_profile) - set(PROFILES))
+    if unknown:
+        raise TypeError(f"pick() got values for unknown profiles {unknown}; the profiles are {PROFILES}")
+    if profile == "full" and "full" not in by_profile:
+        return by_profile[FULL_DEFAULTS_TO]
     return by_profile[profile]
 
 

@@ -235,18 +235,34 @@ def _versions() -> dict:
     return out
 
 
+def results_root(results_dir) -> Path:
+    """`results_dir` as an absolute folder: a relative one is taken from the repo (where `./run_all.sh` writes
+    `results/`) whatever the working folder, so a notebook opened in JupyterLab (working folder `notebooks/`)
+    reads the models a batch run cached; outside a repo checkout, from the working folder."""
+    path = Path(results_dir).expanduser()
+    if path.is_absolute():
+        return path
+    return (_data.REPO / path if (_data.REPO / "run_all.sh").exists() else path).resolve()
+
+
 class Run:
     """One notebook's execution: parameters, device, seed, results directory, metrics, figures."""
 
     def __init__(self, notebook: str, *, profile: str = "quick", device: str = "auto", seed: int = 0,
                  results_dir="results", data_root=None):
         check_choice(profile, PROFILES, "profile")
-        self.notebook, self.profile, self.seed, self.data_root = notebook, profile, seed, data_root
+        self.notebook, self.profile, self.seed = notebook, profile, seed
+        # the papers' datasets: data_root="auto" reads data/ in the repo (or $MEMLIB_DATA_ROOT) where it holds them;
+        # an explicit folder, or the paper profile, must hold every set the notebook asks for (run.dataset)
+        self.data_root, explicit = _data.resolve_root(data_root)
+        self.data_strict = explicit or profile == "paper"
+        self.sources: dict = {}                            # paper's dataset -> the one read (provenance, report)
         self.device = set_device(device)
         seed_everything(seed)
         _data.used.clear()                                 # provenance names the datasets this run loaded
         # `python -m memlib run` points MEMLIB_RUN_DIR at a fresh folder it swaps in when the notebook finishes
-        self.dir = Path(os.environ.get("MEMLIB_RUN_DIR") or Path(results_dir) / profile / notebook)
+        results_dir = results_root(results_dir)
+        self.dir = Path(os.environ.get("MEMLIB_RUN_DIR") or results_dir / profile / notebook)
         self.dir.mkdir(parents=True, exist_ok=True)
         for stale in ("provenance.json", "metrics.json"):   # a run that fails from here on is no finished run
             (self.dir / stale).unlink(missing_ok=True)
@@ -255,9 +271,28 @@ class Run:
         self.metrics: dict = {}
         self.figures: list = []
         self.params = {"profile": profile, "device": device, "seed": seed, "results_dir": str(results_dir),
-                       "data_root": None if data_root is None else str(data_root)}
+                       "data_root": None if data_root is None else str(data_root),
+                       "resolved_data_root": None if self.data_root is None else str(self.data_root)}
         self._start = time.perf_counter()
         print(f"{notebook}: profile={profile}, device={self.device}, seed={seed}, results in {self.dir}")
+
+    def dataset(self, paper_set: str, fallback: str, *, used_for: str = "this notebook") -> str:
+        """The dataset to read where the paper reads `paper_set` (e.g. "mnist"): `paper_set` when the data
+        root holds it, else the embedded `fallback` (e.g. "digits"), saying so in one line; with an explicit
+        data root or the paper profile a missing set is an error, raised here, before any training.
+        The choice is recorded in provenance.json and shown in the report."""
+        if _data.holds(self.data_root, paper_set):
+            chosen = paper_set
+        elif self.data_strict:
+            _data.require(self.data_root, paper_set)       # raises DatasetMissing naming the files
+            chosen = paper_set
+        else:
+            chosen = fallback
+            where = f"under {self.data_root}" if self.data_root else "available (no data root)"
+            fetch = f" (`python -m memlib data fetch {paper_set}` puts it there)" if paper_set == "mnist" else ""
+            print(f"{paper_set} is not {where}{fetch}: {used_for} reads the embedded {fallback!r} instead")
+        self.sources[paper_set] = chosen
+        return chosen
 
     def pick(self, **by_profile):
         """This run's value of a profile-dependent parameter: `run.pick(smoke=.., quick=.., paper=..)`."""
@@ -291,10 +326,11 @@ class Run:
                     f"{prefix}.loss_ratio": ratios if band else ratios[0]})
         return ratios
 
-    def savefig(self, fig, name: str) -> Path:
+    def savefig(self, fig, name: str) -> None:
+        """Save `fig` as `<name>.png` in this run's folder (listed in provenance). Returns None, so a cell that
+        ends with it shows the figure, not a `PosixPath(...)` line; the path is `run.dir / f"{name}.png"`."""
         path = savefig(fig, self.dir / f"{name}.png")
         self.figures.append(path.name)
-        return path
 
     def _write(self, name, obj):
         atomic_write_text(self.dir / name, json.dumps(_finite_json(obj), indent=1, sort_keys=True, allow_nan=False))
@@ -307,7 +343,7 @@ class Run:
         self._write("provenance.json", {
             "notebook": self.notebook, "parameters": self.params, "resolved_device": str(get_device()),
             "cuda_device": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
-            "numerics": numerics(), "datasets": sorted(_data.used),
+            "numerics": numerics(), "datasets": sorted(_data.used), "sources": self.sources,
             "wall_time_s": round(wall, 2), "git_commit": _git_commit(), "versions": _versions(),
             "cache_hits": self.cache.hits, "cache_misses": self.cache.misses, "figures": self.figures,
             "argv": sys.argv[:1], "finished": time.strftime("%Y-%m-%dT%H:%M:%S")})

@@ -157,7 +157,7 @@ def test_tolerances_are_per_metric():
 
 
 @pytest.mark.parametrize("argv,expect", [
-    (["run", "--profile", "fast"], "unknown profile 'fast'; choose one of: smoke, quick, paper"),
+    (["run", "--profile", "fast"], "unknown profile 'fast'; choose one of: smoke, quick, full, paper"),
     (["run", "--only", "99_nothing"], "unknown notebook '99_nothing'; choose one of: 01_identity_vs_constant"),
     (["run", "--device", "tpu"], "unknown device 'tpu'"),
     (["run", "--data-root", "/no/such/dir"], "is not a directory"),

@@ -130,7 +130,8 @@ def test_flipped_bytes_in_a_cache_entry_are_recomputed_and_reported(tmp_path):
 
 @pytest.mark.parametrize("argv,expect", [
     (["run", "--device", "cuda", "--only", "04"], "torch sees no GPU"),
-    (["run", "--profile", "paper", "--only", "04"], "pass --data-root"),
+    (["run", "--profile", "paper", "--only", "04", "--data-root", "none"], "pass --data-root"),
+    (["run", "--profile", "full", "--only", "04", "--data-root", "none"], "the full profile trains on the papers' datasets: fetch MNIST"),
     (["bench", "--case", "bogus"], "unknown bench case 'bogus'"),
     (["bench", "--models", "0"], "must be at least 1"),
     (["bench", "--steps", "0"], "must be at least 1"),
@@ -329,7 +330,7 @@ def test_a_notebook_with_a_data_root_lacking_its_set_stops_before_training(tmp_p
     nb = nbformat.read(tmp_path / "r" / "smoke" / "02_attractors" / "02_attractors.ipynb", as_version=4)
     failed = [c for c in nb.cells if c.cell_type == "code"
               and any(o.get("output_type") == "error" for o in c.get("outputs", []))]
-    assert len(failed) == 1 and "data.require" in failed[0].source and "fit_cached(" not in failed[0].source
+    assert len(failed) == 1 and "run.dataset(" in failed[0].source and "fit_cached(" not in failed[0].source
 
 
 def test_atomic_writes_have_the_usual_permissions(tmp_path):

@@ -33,8 +33,9 @@ def test_live_explorer_rerenders_on_change_and_reports_errors_in_one_line(monkey
     controls["depth"].value = 3
     assert calls == [(1, "a"), (1, "b"), (3, "b")]
     controls["depth"].value = 99
-    status = box.children[-2]
+    status, progress = box.children[-3], box.children[-2]
     assert "ValueError: depth 99 is not trained" in status.value and "second line" not in status.value
+    assert isinstance(progress, w.Output)           # where a training started from the explorer shows its bar
 
 
 def test_headless_explorer_is_one_static_figure(monkeypatch):

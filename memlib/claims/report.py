@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 
 from ..runtime import atomic_write_text
-from .core import NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OUTCOMES, REPRODUCED, _fmt, evaluate
+from .core import LEDGER_COLUMNS, LEDGER_DATA, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OUTCOMES, REPRODUCED, _fmt, evaluate
 
 # How far a metric may move from the baseline before it counts as drifted: |new - old| <= atol + rtol |old|,
 # first matching pattern wins. Correlations and fractions live on [0, 1]; losses and eigenvalue errors are
@@ -100,8 +100,32 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
         row = evaluate(c, entry.get("metrics"), profile)
         if entry.get("failed") and entry.get("metrics") is None:
             row["reason"] = f"the notebook failed: {entry['failed']}"
+        off = off_ledger_data(entry.get("provenance"), profile)
+        if off and row["regression"]:
+            row["regression"] = False
+            row["reason"] = (row["reason"] + "; " if row["reason"] else "") + \
+                f"the ledger expects {row['expected']} on other data ({off}): not counted as a regression"
         rows.append(row)
     return rows
+
+
+def off_ledger_data(provenance: dict | None, profile: str) -> str:
+    """'' when a notebook read the datasets its profile's ledger was measured on, else what it read instead."""
+    ledger = LEDGER_DATA.get(profile, {})
+    sources = (provenance or {}).get("sources") or {}
+    return ", ".join(f"read {got} in place of {want}, the ledger's {ledger[want]}" for want, got in sorted(sources.items())
+                     if want in ledger and ledger[want] != got)
+
+
+def data_line(provenance: dict | None) -> str:
+    """'Data: mnist (the paper's); photos in place of cifar10' from a notebook's provenance."""
+    sources = (provenance or {}).get("sources") or {}
+    if not sources:
+        return ""
+    parts = [f"{got} (the paper's)" if got == want else f"the embedded {got} in place of {want}"
+             for want, got in sorted(sources.items())]
+    root = ((provenance or {}).get("parameters") or {}).get("resolved_data_root")
+    return "Data: " + "; ".join(parts) + (f" (data root {root})" if root else " (no data root)")
 
 
 def counts(rows) -> dict:
@@ -242,10 +266,24 @@ def render(report: dict) -> str:
         if not prow:
             continue
         text += ["", f"## Paper {p} — `{nb}`"]
+        prov = (report.get("notebooks", {}).get(nb) or {}).get("provenance")
+        if data_line(prov):
+            text += ["", data_line(prov) + "."]
+        if off_ledger_data(prov, report["profile"]):
+            text += ["", f"This run {off_ledger_data(prov, report['profile'])}: outcomes that differ from the ledger are "
+                     "data-dependent, not regressions."]
         for outcome in (NOT_REPRODUCED, REPRODUCED, NOT_RUN):
             sel = [r for r in prow if r["outcome"] == outcome]
             if sel:
                 text += ["", f"### {outcome.capitalize()} ({len(sel)})", "", markdown(sel)]
+    text += ["", "## The ledger: the outcome each claim is expected to have at each profile", "",
+             "A run's outcome that differs from its profile's column is a regression. The `full` column is the claim's "
+             "own entry where one is given, else the paper's: the full profile is sized to reach the papers' outcomes "
+             "and is measured on a GPU (benchmarks/gpu_check.sh).", "",
+             "| claim | " + " | ".join(LEDGER_COLUMNS) + " |", "|---|" + "---|" * len(LEDGER_COLUMNS)]
+    short = {REPRODUCED: "R", NOT_REPRODUCED: "NR", NOT_RUN: "not run"}
+    text += [f"| `{r['id']}` | " + " | ".join(short[r["ledger"][p]] for p in LEDGER_COLUMNS) + " |"
+             for r in rows if r["about"] != "sanity"]
     sanity = [r for r in rows if r["about"] == "sanity"]
     if sanity:
         text += ["", "## Sanity checks (true by construction or by a formula; not counted as claims)", "",

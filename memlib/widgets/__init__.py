@@ -7,7 +7,8 @@ An explorer is two parts:
   with fit's progress bar when they are not there. Tests call it directly, without a browser.
 - `explorer(controls, render)`: lays the ipywidgets controls above the figure and re-renders on
   every change. The figure is an ipywidgets Image (PNG bytes), not an Output widget: nbclient can
-  stall on Output widgets' captured output (jupyter/nbclient#312). In a headless run
+  stall on Output widgets' captured output (jupyter/nbclient#312); an Output widget holds only the
+  progress bar of a training started interactively, and is never created headless. In a headless run
   (`python -m memlib run`, see `runtime.headless`) it draws the figure for the initial values once,
   statically, so the stored notebook shows it and no widget traffic reaches papermill.
 
@@ -26,9 +27,11 @@ from ..store import is_cached
 
 
 def status_line(build, x, target=None, *, seed: int = 0, init: str = "default", **fit_kwargs) -> str:
-    """'from the cache' or 'training (not in the cache yet)' for the model `fit_cached` would return."""
+    """Where the model `fit_cached` is about to return comes from, for the figure's title: 'from the cache',
+    or 'trained just now (was not in the cache)'. Asked before `fit_cached`, read after it: the figure is
+    drawn once the model is there, so the title says what happened, never "training ..." (a stale title)."""
     hit = is_cached(build, x, target, seed=seed, init=init, **fit_kwargs)
-    return "from the cache" if hit else "training (not in the cache yet) ..."
+    return "from the cache" if hit else "trained just now (was not in the cache)"
 
 
 def figure_png(fig, dpi: int = 90) -> bytes:
@@ -61,16 +64,20 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
     import ipywidgets as w
 
     image, status = w.Image(format="png"), w.HTML()
+    progress = w.Output()   # training's progress bar, in the page (a callback's own output goes to the Log Console)
 
     def refresh(_change=None):
         values = {name: c.value for name, c in controls.items()}
-        status.value = "<i>working ...</i>"
+        status.value = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
+        progress.clear_output()
         try:
-            fig = render(**values)
+            with progress:
+                fig = render(**values)
         except Exception as e:  # noqa: BLE001 - an explorer must survive a bad combination
             status.value = f"<b>{_one_line(e)}</b>"
             return
         image.value = figure_png(fig)
+        progress.clear_output()
         status.value = ""
 
     for c in controls.values():
@@ -78,6 +85,6 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
             c.continuous_update = continuous_update
         c.observe(refresh, names="value")
     header = [w.HTML(f"<b>{title}</b>")] if title else []
-    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, image])
+    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, progress, image])
     refresh()
     return box
