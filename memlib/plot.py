@@ -43,9 +43,11 @@ def image_grid(rows, *, row_labels=None, col_labels=None, title=None, scale: flo
                 ax.set_title(col_labels[j], fontsize=8)
         if row_labels is not None:
             axes[i][0].set_ylabel(row_labels[i], rotation=0, ha="right", va="center", fontsize=9)
-    if title:   # room above the column labels, so the title never overlaps them
+    if title:   # room above the column labels for every line of the title, so it never overlaps them
+        height, lines = fig.get_figheight(), title.count("\n") + 1
+        fig.set_figheight(height + 0.21 * (lines - 1))        # each further line: more room, same image size
         height = fig.get_figheight()
-        fig.subplots_adjust(top=1 - (0.55 if col_labels is not None else 0.35) / height)
+        fig.subplots_adjust(top=1 - (0.06 + 0.21 * lines + (0.28 if col_labels is not None else 0.08)) / height)
         fig.suptitle(title, fontsize=11, y=1 - 0.06 / height, va="top")
     return fig
 

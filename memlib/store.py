@@ -121,7 +121,8 @@ class Cache:
 def default_cache() -> Cache:
     global _default_cache
     if _default_cache is None:
-        _default_cache = Cache(os.environ.get("MEMLIB_CACHE", "results/cache"))
+        # the batch run's cache whatever the working folder (notebooks/ in JupyterLab and Voila)
+        _default_cache = Cache(os.environ.get("MEMLIB_CACHE") or results_root("results") / "cache")
     return _default_cache
 
 

@@ -1,9 +1,11 @@
-"""Test set-up: every test on the CPU, seeded, with its own model cache.
+"""Test set-up: every test on the CPU, seeded, with its own model cache; figures closed after it.
 
 `pytest --device cuda` (`./run_all.sh test --device cuda`) is the suite's GPU mode: on a machine with a
 CUDA GPU it runs only the device-sensitive tests (marked `device`) with memlib's device set to CUDA, and the
 smoke notebooks with `--device cuda`.
 """
+import sys
+
 import pytest
 import torch
 
@@ -49,3 +51,5 @@ def _device_seed_and_isolated_cache(tmp_path, monkeypatch, suite_device):
     yield
     runtime.set_device("cpu")
     store.set_default_cache(None)
+    if "matplotlib.pyplot" in sys.modules:     # figures a test drew and dropped: never "more than 20 open"
+        sys.modules["matplotlib.pyplot"].close("all")

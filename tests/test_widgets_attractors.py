@@ -30,7 +30,7 @@ def test_render_then_cache():
     assert len(fig.axes) == 3
     assert "f^3" in fig.axes[0].get_title() and "nearest training digit" in fig.axes[2].get_title()
     assert len(fig.axes[1].lines[0].get_xdata()) == 5                      # iterations 0..4
-    assert "training" in fig._suptitle.get_text()
+    assert "trained just now" in fig._suptitle.get_text()
     fig = W.render_attractors("tiny", "noise", 0, 0, train_pool=train, test_pool=test, **TINY)
     assert "from the cache" in fig._suptitle.get_text()
     with pytest.raises(ValueError, match="step"):

@@ -25,10 +25,13 @@ def test_live_explorer_rerenders_on_change_and_reports_errors_in_one_line(monkey
     w = pytest.importorskip("ipywidgets")
     monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
     calls, render = _render_log()
-    controls = {"depth": w.IntSlider(value=1, min=1, max=99), "init": w.Dropdown(options=["a", "b"], value="a")}
+    controls = {"depth": w.IntSlider(value=1, min=1, max=99, description="depth"),
+                "init": w.Dropdown(options=["a", "b"], value="a", description="weight decay")}
     box = explorer(controls, render, title="t")
     image = box.children[-1]
     assert calls == [(1, "a")] and bytes(image.value)[:4] == b"\x89PNG"
+    assert "done in" in box.children[-3].value                      # the status says the figure is drawn
+    assert all(c.style.description_width == "initial" for c in controls.values())   # labels never cut
     controls["init"].value = "b"
     controls["depth"].value = 3
     assert calls == [(1, "a"), (1, "b"), (3, "b")]

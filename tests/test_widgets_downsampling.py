@@ -35,13 +35,13 @@ def test_render_linear_then_cache_and_nonlinear():
     # 4 images on top (2 train, probe, output) + spectrum + 2 x 3 eigenvector images
     assert len(fig.axes) == 4 + 1 + 6
     assert "operator A_X" in fig.axes[4].get_title()
-    assert "training" in fig._suptitle.get_text()
+    assert "trained just now" in fig._suptitle.get_text()
     assert "from the cache" in W.render_downsampling("D", 2, "photo", **TINY)._suptitle.get_text()
     fig = W.render_downsampling("NLND", 1, "square", **TINY)
     assert "Jacobian" in fig.axes[3].get_title()
     # nonlinear nets train at nl_lr: the same lr hits the cache, another one trains anew
     assert "from the cache" in W.render_downsampling("NLND", 1, "noise", nl_lr=TINY_LR, **TINY)._suptitle.get_text()
-    assert "training" in W.render_downsampling("NLND", 1, "noise", nl_lr=5e-3, **TINY)._suptitle.get_text()
+    assert "trained just now" in W.render_downsampling("NLND", 1, "noise", nl_lr=5e-3, **TINY)._suptitle.get_text()
 
 
 def test_probe_kinds():
@@ -60,5 +60,5 @@ def test_explorer_builds():
 def test_render_passes_the_initialization_to_the_cache_key():
     # the notebook's DEFAULT_INIT: another initialization is another net (trained anew), the same one is cached
     kw = dict(TINY, init="uniform_per_layer_params")
-    assert "training" in W.render_downsampling("ND", 1, "noise", **kw)._suptitle.get_text()
+    assert "trained just now" in W.render_downsampling("ND", 1, "noise", **kw)._suptitle.get_text()
     assert "from the cache" in W.render_downsampling("ND", 1, "photo", **kw)._suptitle.get_text()

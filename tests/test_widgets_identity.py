@@ -28,7 +28,7 @@ def _title(fig):
 
 def test_render_trains_then_reads_the_cache(tiny):
     fig = identity.render_identity("convnet", 2, 2, **tiny)
-    assert "training" in _title(fig) and "corr to identity" in _title(fig)
+    assert "trained just now" in _title(fig) and "corr to identity" in _title(fig)
     assert len(fig.axes) == 2 * 4                                   # inputs row + predictions row
     fig2 = identity.render_identity("convnet", 2, 2, **tiny)
     assert "from the cache" in _title(fig2)

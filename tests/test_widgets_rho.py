@@ -29,16 +29,26 @@ def test_run_settings_follow_the_paper():
     assert W.run_settings(False, 0.0, 5.0, epochs=2, width=8, channels=4)["lr"] == 0.1   # Fig 9
 
 
+def _closed(fig):
+    """(suptitle, number of axes) of a figure, which is closed: the callers own what render_rho returns."""
+    out = fig._suptitle.get_text(), len(fig.axes)
+    matplotlib.pyplot.close(fig)
+    return out
+
+
 def test_render_trains_then_reads_the_cache():
     x, y = tiny_task()
     kw = dict(x=x, y=y, epochs=2, width=8, channels=4)
+    opened = len(matplotlib.pyplot.get_fignums())
     fig = W.render_rho(True, 0.01, 1.0, **kw)
-    assert len(fig.axes) == 3 and "training" in fig._suptitle.get_text()
+    assert len(matplotlib.pyplot.get_fignums()) == opened + 1             # only the figure it returns
     assert fig.axes[0].get_ylabel() == "rho" and fig.axes[2].get_xlabel().startswith("margin")
-    assert "from the cache" in W.render_rho(True, 0.01, 1.0, **kw)._suptitle.get_text()
+    title, n_axes = _closed(fig)
+    assert n_axes == 3 and "trained just now" in title
+    assert "from the cache" in _closed(W.render_rho(True, 0.01, 1.0, **kw))[0]
     for bn, wd in ((True, 0.0), (False, 0.0)):                          # conv net, no-BN net
-        assert len(W.render_rho(bn, wd, 1.0, **kw).axes) == 3
-    matplotlib.pyplot.close("all")
+        assert _closed(W.render_rho(bn, wd, 1.0, **kw))[1] == 3
+    assert len(matplotlib.pyplot.get_fignums()) == opened
 
 
 def test_explorer_builds():

@@ -10,7 +10,9 @@ An explorer is two parts:
   stall on Output widgets' captured output (jupyter/nbclient#312); an Output widget holds only the
   progress bar of a training started interactively, and is never created headless. In a headless run
   (`python -m memlib run`, see `runtime.headless`) it draws the figure for the initial values once,
-  statically, so the stored notebook shows it and no widget traffic reaches papermill.
+  statically, so the stored notebook shows it and no widget traffic reaches papermill. Inside a live
+  kernel (JupyterLab, Voila) the box is displayed *before* the first figure is drawn, so a first view that
+  trains shows its progress bar in the page; `explorer` then returns None (nothing is displayed twice).
 
 Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2), `.downsampling`
 (paper 3), `.rho` (paper 4).
@@ -18,6 +20,7 @@ Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2
 from __future__ import annotations
 
 import io
+import time
 from typing import Callable
 
 import matplotlib.pyplot as plt
@@ -52,8 +55,10 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
     """An ipywidgets box: `controls` (name -> widget) above the figure `render(**values)`.
 
     `render` is called once at start and again whenever a control changes. Errors from `render`
-    are shown as one line above the figure, never raised into the widget machinery. Returns the box
-    (display it, or leave it last in a cell). Headless: returns the initial figure instead.
+    are shown as one line above the figure, never raised into the widget machinery; the status line
+    says "done in N s" once a figure is drawn. Returns the box (display it, or leave it last in a cell);
+    inside a live kernel the box is displayed before the first render and None is returned. Headless:
+    returns the initial figure instead.
     """
     values = {name: c.value for name, c in controls.items()}
     if headless():
@@ -70,6 +75,7 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         values = {name: c.value for name, c in controls.items()}
         status.value = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
         progress.clear_output()
+        t0 = time.perf_counter()
         try:
             with progress:
                 fig = render(**values)
@@ -78,13 +84,30 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
             return
         image.value = figure_png(fig)
         progress.clear_output()
-        status.value = ""
+        status.value = f"<i>done in {time.perf_counter() - t0:.1f} s</i>"
 
     for c in controls.values():
         if hasattr(c, "continuous_update"):
             c.continuous_update = continuous_update
+        if isinstance(c, w.DOMWidget) and getattr(c, "description", ""):
+            c.style.description_width = "initial"          # full labels ("weight decay", not "weight de...")
         c.observe(refresh, names="value")
     header = [w.HTML(f"<b>{title}</b>")] if title else []
     box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, progress, image])
+    if _in_kernel():             # shown first: a first view that trains shows its progress bar in the page
+        from IPython.display import display
+        display(box)
+        refresh()
+        return None
     refresh()
     return box
+
+
+def _in_kernel() -> bool:
+    """True inside a live Jupyter kernel (JupyterLab, Voila), False in plain Python and pytest."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
