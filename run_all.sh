@@ -10,6 +10,8 @@
 #   ./run_all.sh bench [--device D]         model-steps/s of memlib against the naive loop
 #   ./run_all.sh wheelhouse DIR [pip download options]      fill DIR with memlib's dependencies (no torch)
 #   ./run_all.sh data [NAME] [--data-root DIR]              fetch a dataset (default mnist) into DIR (default data/)
+#   ./run_all.sh serve [--port P] [--profile quick|smoke] [--no-browser]   the teaching tour (Voila, 127.0.0.1):
+#                                           each paper's explorer, reading the batch run's cache; prints the URL
 #
 # Set-up creates .venv/ here and installs the package. torch: an existing torch is never replaced;
 # where python3 already has one, the venv sees it (--system-site-packages). Otherwise a GPU machine
@@ -65,7 +67,7 @@ fetch_mnist_once() {   # MNIST into data/ when it is not there: tried once per v
 }
 
 install_venv() {
-  if [ -x "$PY" ] && "$PY" -c "import memlib, papermill, torch, ipykernel" >/dev/null 2>&1 \
+  if [ -x "$PY" ] && "$PY" -c "import memlib, papermill, torch, ipykernel, voila" >/dev/null 2>&1 \
      && [ "$VENV/.installed" -nt pyproject.toml ]; then
     return 0
   fi
@@ -126,9 +128,9 @@ PYEOF
 
 cmd=run
 case "${1:-}" in
-  test|check|bench|data) cmd=$1; shift ;;
+  test|check|bench|data|serve) cmd=$1; shift ;;
   wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
-  -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
 esac
 
 setup
@@ -144,6 +146,7 @@ case "$cmd" in
   check) exec "$PY" -m memlib check "$@" ;;
   bench) exec "$PY" -m memlib bench "$@" ;;
   run)   exec "$PY" -m memlib run "$@" ;;
+  serve) exec "$PY" -m memlib serve "$@" ;;
   data)
     name=mnist
     case "${1:-}" in ""|-*) ;; *) name=$1; shift ;; esac

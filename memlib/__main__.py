@@ -1,4 +1,4 @@
-"""`python -m memlib run | check | bench | data fetch`: what run_all.sh calls.
+"""`python -m memlib run | check | bench | data fetch | serve`: what run_all.sh calls.
 
 run    execute the notebooks headlessly with papermill into results/<profile>/<notebook>/, then check
 check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json;
@@ -8,6 +8,8 @@ bench  model-steps/s of the naive one-model-at-a-time baseline versus memlib; wr
 data fetch NAME [--data-root DIR]
        put dataset NAME (mnist; fashion_mnist and cifar10 only from files or torchvision) under DIR (default
        data/ in the current folder) in the layout --data-root reads; exits 2 with one line when no source works
+serve  the teaching tour (notebooks/00_tour.ipynb) in Voila on 127.0.0.1: each paper's findings and explorer,
+       reading the batch run's model cache (results/cache) and training what is missing in the page
 """
 from __future__ import annotations
 
@@ -27,10 +29,12 @@ from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_ch
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 KERNEL = "memlib"
+TOUR = "00_tour"          # the teaching tour (`serve`): no reproduction, never run by `run` nor counted by the report
 
 
 def notebooks() -> list[str]:
-    return sorted(p.stem for p in NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
+    """The reproduction notebooks (01_..04_), in order: what `run` executes and the report counts."""
+    return sorted(p.stem for p in NOTEBOOK_DIR.glob("[0-9]*.ipynb") if p.stem != TOUR)
 
 
 def resolve_names(only: list[str] | None) -> list[str]:
@@ -303,6 +307,47 @@ def data_fetch(args) -> int:
     return 0
 
 
+def _free_port(preferred: int) -> int:
+    """`preferred` when nothing listens there on 127.0.0.1, else a free port the system picks."""
+    import socket
+    for port in (preferred, 0):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return s.getsockname()[1]
+    raise MemlibError("no free port on 127.0.0.1")
+
+
+def serve(args) -> int:
+    """The tour in Voila on 127.0.0.1 (code hidden; cells shown as they run, so a training's progress bar is
+    seen): the batch run's cache (`--results-dir`/cache, or $MEMLIB_CACHE), the quick or smoke explorers."""
+    from .store import results_root
+    from .tour import PROFILES as TOUR_PROFILES
+    check_choice(args.profile, TOUR_PROFILES, "tour profile")
+    try:
+        import voila  # noqa: F401
+    except ImportError:
+        raise MemlibError("voila is not installed: `./run_all.sh serve` installs it, or pip install voila") from None
+    cache = Path(os.environ.get("MEMLIB_CACHE") or results_root(args.results_dir) / "cache").expanduser().resolve()
+    os.environ["MEMLIB_CACHE"] = str(cache)            # the kernel inherits these
+    os.environ["MEMLIB_TOUR_PROFILE"] = args.profile
+    os.environ.pop("MEMLIB_HEADLESS", None)            # live widgets
+    ensure_kernel()                                    # the tour's kernelspec: "memlib", this Python
+    port = args.port if args.port else _free_port(8866)
+    url = f"http://127.0.0.1:{port}/"
+    cmd = [sys.executable, "-m", "voila", str(NOTEBOOK_DIR / f"{TOUR}.ipynb"), f"--port={port}",
+           "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaConfiguration.progressive_rendering=True",
+           # a page closed for 10 minutes gives its kernel back (one kernel per page opened)
+           "--MappingKernelManager.cull_idle_timeout=600", "--MappingKernelManager.cull_interval=60",
+           ] + (["--no-browser"] if args.no_browser else [])
+    print(f"memlib tour ({args.profile} explorers, models cached in {cache}): open {url}\n"
+          "  (models not in the cache train in the page with a progress bar; Ctrl-C stops the server)", flush=True)
+    os.chdir(NOTEBOOK_DIR)
+    os.execv(sys.executable, cmd)      # Voila in this process: Ctrl-C or a SIGTERM stops it and its kernels
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m memlib", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -331,6 +376,12 @@ def main(argv=None) -> int:
     p.add_argument("--models", type=int, nargs="+", default=[1, 8, 32], help="numbers of models per case")
     p.add_argument("--steps", type=int, default=60, help="timed steps per repeat")
     p.add_argument("--case", action="append", help="only this case (repeatable)")
+    p = sub.add_parser("serve", help="the teaching tour in Voila on 127.0.0.1")
+    p.add_argument("--port", type=int, default=0, help="default: 8866, or a free port when that one is taken")
+    p.add_argument("--profile", default="quick", help="smoke or quick: the explorers' sizes (default quick, "
+                                                      "whose models `./run_all.sh` caches)")
+    p.add_argument("--results-dir", default=str(ROOT / "results"), help="whose cache/ to read and fill")
+    p.add_argument("--no-browser", action="store_true", help="print the URL only")
     p = sub.add_parser("data", help="fetch a dataset into a data root")
     action = p.add_subparsers(dest="action", required=True)
     p = action.add_parser("fetch", help="put a dataset's standard files under --data-root")
@@ -340,6 +391,8 @@ def main(argv=None) -> int:
     try:
         if args.command == "data":
             return data_fetch(args)
+        if args.command == "serve":
+            return serve(args)
         if args.command == "bench":
             check_choice(args.device, DEVICES, "device")
             return bench(args)

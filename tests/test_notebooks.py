@@ -64,3 +64,17 @@ def test_smoke_report(smoke_results):
     assert report["profile"] == "smoke" and report["claims"]
     assert not report["regressions"], report["regressions"]
     assert (out / "smoke" / "report.md").read_text().startswith("# Reproduction report")
+
+
+def test_tour_is_stripped_short_and_not_a_reproduction():
+    """notebooks/00_tour.ipynb (`python -m memlib serve`): never executed by `run` nor counted by the report,
+    stored without outputs, on the memlib kernel, every code cell one or two lines of memlib calls."""
+    from memlib.__main__ import TOUR
+    assert TOUR not in NAMES and all(n[:2] in ("01", "02", "03", "04") for n in NAMES)
+    nb = nbformat.read(NOTEBOOK_DIR / f"{TOUR}.ipynb", as_version=4)
+    assert nb.metadata["kernelspec"]["name"] == "memlib"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert not any(c.outputs or c.execution_count for c in code), "00_tour: outputs not stripped"
+    assert len(code) == 4 and all(len(c.source.strip().splitlines()) <= 2 for c in code)
+    for name in NAMES:                                   # each paper's section points at its full notebook
+        assert f"notebooks/{name}.ipynb" in "".join(c.source for c in nb.cells if c.cell_type == "markdown")

@@ -1,0 +1,97 @@
+"""The teaching tour (`notebooks/00_tour.ipynb`, served by `python -m memlib serve`): one explorer per paper.
+
+Each function here builds a paper's explorer with exactly the arguments its notebook's explorer cell passes
+under the tour's profile (`smoke` or `quick`, from `$MEMLIB_TOUR_PROFILE`, default quick), on the data the
+notebook reads with `data_root="auto"` (MNIST where `data/` holds it, else the embedded sets: offline). Same
+arguments, same data: the models a batch run (`./run_all.sh --profile quick`) cached are cache hits here, and
+what is missing trains in the page with its progress bar. The cache is the batch run's
+(`store.results_root("results") / "cache"`, or `$MEMLIB_CACHE`).
+
+The tour is no reproduction: `python -m memlib run` never executes it and the report never counts it
+(`memlib.__main__.notebooks()` leaves out `TOUR`).
+"""
+from __future__ import annotations
+
+import os
+
+from . import data
+from .runtime import MemlibError, pick
+
+TOUR = "00_tour"
+PROFILES = ("smoke", "quick")
+
+
+def profile() -> str:
+    """The tour's profile: `$MEMLIB_TOUR_PROFILE` (smoke or quick), default quick (the batch run's default)."""
+    p = os.environ.get("MEMLIB_TOUR_PROFILE", "quick")
+    if p not in PROFILES:
+        raise MemlibError(f"MEMLIB_TOUR_PROFILE={p!r}: the tour runs the smoke or the quick profile's explorers")
+    return p
+
+
+def _digits_root():
+    """As the notebooks' `run.dataset("mnist", fallback="digits")` with data_root="auto": (name, root)."""
+    root, _ = data.resolve_root("auto")
+    return ("mnist", root) if data.holds(root, "mnist") else ("digits", None)
+
+
+def identity():
+    """Paper 1's explorer as notebook 01 builds it."""
+    from .widgets.identity import identity_explorer
+    p = profile()
+    _, root = _digits_root()
+    x_img, _ = data.training_digit(size=28, root=root)
+    panel, names = data.probe_panel(x_img, root=root, seed=0)
+    depths = pick(p, smoke=[1, 3], quick=[1, 2, 3, 5, 8, 11, 14, 17, 20], paper=list(range(1, 21)))
+    width = pick(p, smoke=64, quick=1024, paper=2048)
+    return identity_explorer(data.standardize(x_img), data.standardize(panel),
+                             steps={"convnet": pick(p, smoke=40, quick=1500, paper=2_000_000),
+                                    "fcn": pick(p, smoke=40, quick=600, paper=2_000_000)},
+                             clip_grad_norm=1.0, depth=5 if 5 in depths else depths[-1],
+                             channels=pick(p, smoke=4, quick=32, paper=128), max_depth=max(20, max(depths)),
+                             channel_choices=(4, 8, 16, 32, 64, 128, width), names=names)
+
+
+def attractors():
+    """Paper 2's explorer as notebook 02 builds it (the Fig 3a / 3b digit autoencoders)."""
+    from .widgets.attractors import attractors_explorer
+    p = profile()
+    name, root = _digits_root()
+    x_train_all, _ = data.load_images(name, root=root)
+    x_test_all, _ = data.load_images(name, split="test", root=root)
+    n3a, n3b = pick(p, smoke=(10, 5), quick=(100, 20), paper=(100, 20))
+    w3a = w3b = pick(p, smoke=32, quick=128, paper=128)
+    return attractors_explorer(iterations=50, steps=pick(p, smoke=100, quick=20_000, paper=20_000), seed=0,
+                               autoencoders={f"Fig 3b: 14 x {w3b} on {n3b} digits": (n3b, 14, w3b),
+                                             f"Fig 3a: 7 x {w3a} on {n3a} digits": (n3a, 7, w3a)},
+                               train_pool=x_train_all, test_pool=x_test_all)
+
+
+def downsampling():
+    """Paper 3's explorer as notebook 03 builds it (smoke and quick train on the embedded photos)."""
+    from .widgets.downsampling import downsampling_explorer
+    p = profile()
+    return downsampling_explorer(size=pick(p, smoke=8, quick=16, paper=32),
+                                 ab=pick(p, smoke=(4, 12), quick=(64, 192), paper=(64, 192)), nd_ab=(4, 4),
+                                 nl_ab=pick(p, smoke=(4, 12), quick=(16, 48), paper=(128, 128)),
+                                 steps=pick(p, smoke=100, quick=6000, paper=20_000),
+                                 nl_steps=pick(p, smoke=40, quick=3000, paper=20_000),
+                                 lr=pick(p, smoke=1e-3, quick=1e-4, paper=1e-4),
+                                 nl_lr=pick(p, smoke=1e-3, quick=1e-3, paper=1e-4), until_loss=1e-5, seed=0,
+                                 init="default", pool=data.load_images("photos"),
+                                 test_pool=data.load_images("photos", split="test")[0])
+
+
+def rho():
+    """Paper 4's explorer as notebook 04 builds it (smoke and quick: the embedded digits 3 and 8)."""
+    from . import rho as R
+    from .widgets.rho import rho_explorer
+    p = profile()
+    x, y = R.binary_task(*data.load_images("digits"), (3, 8))
+    x_test, y_test = R.binary_task(*data.load_images("digits", split="test"), (3, 8))
+    norms = sorted(set(pick(p, smoke=[0.1, 5.0], quick=[0.1, 1.0, 5.0], paper=[0.1, 1.0, 5.0]) + [0.1, 5.0]
+                       + pick(p, smoke=[5.0, 7.0], quick=[5.0, 6.0, 7.0], paper=[5.0, 15.0, 30.0])))
+    return rho_explorer(x, y, epochs=pick(p, smoke=3, quick=300, paper=1000),
+                        width=pick(p, smoke=8, quick=64, paper=64), channels=pick(p, smoke=4, quick=32, paper=64),
+                        x_test=x_test, y_test=y_test, seed=0, norms=norms,
+                        lr_bnwd=pick(p, smoke=0.1, quick=0.01, paper=0.1))
