@@ -12,13 +12,15 @@ An explorer is two parts:
   (`python -m memlib run`, see `runtime.headless`) it draws the figure for the initial values once,
   statically, so the stored notebook shows it and no widget traffic reaches papermill. Inside a live
   kernel (JupyterLab, Voila) the box is displayed *before* the first figure is drawn, so a first view that
-  trains shows its progress bar in the page; `explorer` then returns None (nothing is displayed twice).
+  trains says "working ..." in the page (the first figure is drawn just after the cell ends); `explorer`
+  then returns None (nothing is displayed twice).
 
 Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2), `.downsampling`
 (paper 3), `.rho` (paper 4).
 """
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 from typing import Callable
@@ -94,10 +96,17 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         c.observe(refresh, names="value")
     header = [w.HTML(f"<b>{title}</b>")] if title else []
     box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, progress, image])
-    if _in_kernel():             # shown first: a first view that trains shows its progress bar in the page
+    if _in_kernel():
+        # shown first, drawn just after the cell ends: frontends (Voila) show a cell's outputs when it ends, so a
+        # first view that trains shows the box and "working ..." at once (in Voila its bar is seen only for a
+        # training started from the controls: output of this deferred call does not reach the Output widget)
         from IPython.display import display
         display(box)
-        refresh()
+        status.value = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
+        try:
+            asyncio.get_running_loop().call_later(0.2, refresh)
+        except RuntimeError:     # no event loop running this cell: draw now
+            refresh()
         return None
     refresh()
     return box
