@@ -74,3 +74,26 @@ def test_a_relative_results_folder_is_the_repos_whatever_the_working_folder(tmp_
     monkeypatch.chdir(tmp_path)
     assert store.results_root("results") == (data.REPO / "results").resolve()
     assert store.results_root(tmp_path / "x") == tmp_path / "x"
+
+
+def test_a_notebook_whose_ledger_column_was_measured_on_other_data(tmp_path, monkeypatch):
+    nb = claims.NOTEBOOKS[2]
+    monkeypatch.setitem(claims.core.LEDGER_DATA_BY_NOTEBOOK, "quick", {nb: {"mnist": "digits"}})
+    assert claims.core.ledger_data("quick", nb)["mnist"] == "digits"
+    assert claims_report.off_ledger_data({"sources": {"mnist": "mnist"}}, "quick", nb).startswith("read mnist in place")
+    assert claims_report.off_ledger_data({"sources": {"mnist": "digits"}}, "quick", nb) == ""
+    assert claims_report.off_ledger_data({"sources": {"mnist": "mnist"}}, "quick", claims.NOTEBOOKS[1]) == "" or \
+        claims.NOTEBOOKS[1] in claims.core.LEDGER_DATA_BY_NOTEBOOK.get("quick", {})
+
+
+def test_a_baseline_measured_on_other_data_is_not_compared():
+    nb = claims.NOTEBOOKS[2]
+    row = {"id": "p2.x", "notebook": nb, "outcome": claims.REPRODUCED, "metric": "m", "fit": [], "threshold": 0.5}
+    now = {nb: {"metrics": {"m": 0.9}, "provenance": {"datasets": ["mnist", "photos"]}}}
+    base = {"claims": [{**row, "outcome": claims.NOT_REPRODUCED}],
+            "notebooks": {nb: {"metrics": {"m": 0.1}, "provenance": {"datasets": ["digits", "photos"]}}}}
+    comp = claims_report.compare([row], now, base)
+    assert comp["flips"] == [] and comp["drifts"] == [] and comp["other_data"][nb]["baseline"] == ["digits", "photos"]
+    base["notebooks"][nb]["provenance"]["datasets"] = ["mnist", "photos"]            # same data: compared
+    comp = claims_report.compare([row], now, base)
+    assert [f["id"] for f in comp["flips"]] == ["p2.x"] and [d["metric"] for d in comp["drifts"]] == ["m"]

@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 
 from ..runtime import atomic_write_text
-from .core import LEDGER_COLUMNS, LEDGER_DATA, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OUTCOMES, REPRODUCED, _fmt, evaluate
+from .core import LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OUTCOMES, REPRODUCED, _fmt, evaluate, ledger_data
 
 # How far a metric may move from the baseline before it counts as drifted: |new - old| <= atol + rtol |old|,
 # first matching pattern wins. Correlations and fractions live on [0, 1]; losses and eigenvalue errors are
@@ -100,7 +100,7 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
         row = evaluate(c, entry.get("metrics"), profile)
         if entry.get("failed") and entry.get("metrics") is None:
             row["reason"] = f"the notebook failed: {entry['failed']}"
-        off = off_ledger_data(entry.get("provenance"), profile)
+        off = off_ledger_data(entry.get("provenance"), profile, c.notebook)
         if off and row["regression"]:
             row["regression"] = False
             row["reason"] = (row["reason"] + "; " if row["reason"] else "") + \
@@ -109,9 +109,9 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
     return rows
 
 
-def off_ledger_data(provenance: dict | None, profile: str) -> str:
+def off_ledger_data(provenance: dict | None, profile: str, notebook: str) -> str:
     """'' when a notebook read the datasets its profile's ledger was measured on, else what it read instead."""
-    ledger = LEDGER_DATA.get(profile, {})
+    ledger = ledger_data(profile, notebook)
     sources = (provenance or {}).get("sources") or {}
     return ", ".join(f"read {got} in place of {want}, the ledger's {ledger[want]}" for want, got in sorted(sources.items())
                      if want in ledger and ledger[want] != got)
@@ -134,7 +134,11 @@ def counts(rows) -> dict:
 
 def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
     """Flips (outcome differs from the baseline's) and drifts (metrics beyond tolerance) against a baseline report."""
-    base_rows = {r["id"]: r for r in baseline.get("claims", [])}
+    # a notebook that read other datasets than the baseline's run (e.g. MNIST now, the embedded digits then) is
+    # not compared: its numbers differ because its data do; the comparison lists it instead
+    other_data = {nb: (_datasets(entry), _datasets(results.get(nb))) for nb, entry in baseline.get("notebooks", {}).items()
+                  if (results.get(nb) or {}).get("metrics") is not None and _datasets(entry) != _datasets(results.get(nb))}
+    base_rows = {r["id"]: r for r in baseline.get("claims", []) if r.get("notebook") not in other_data}
     flips = [{"id": r["id"], "baseline": base_rows[r["id"]]["outcome"], "now": r["outcome"]}
              for r in rows if r["id"] in base_rows and base_rows[r["id"]].get("outcome") != r["outcome"]]
     claim_metrics = {}
@@ -150,6 +154,8 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
             claim_metrics.setdefault((r["notebook"], k), []).append(r["id"])
     drifts, absent = [], []
     for nb, entry in baseline.get("notebooks", {}).items():
+        if nb in other_data:
+            continue
         old_metrics = entry.get("metrics") or {}
         new_metrics = (results.get(nb) or {}).get("metrics")
         if new_metrics is None:
@@ -163,7 +169,13 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
                 drifts.append({"notebook": nb, "metric": k, "baseline": _mean(old), "now": _mean(new_metrics[k]),
                                "atol": atol, "rtol": rtol, "claims": claim_metrics.get((nb, k), [])})
     return {"flips": flips, "drifts": drifts, "absent": absent,
+            "other_data": {nb: {"baseline": list(old), "now": list(new)} for nb, (old, new) in other_data.items()},
             "baseline_device": baseline.get("device"), "baseline_profile": baseline.get("profile")}
+
+
+def _datasets(entry: dict | None) -> tuple:
+    """The datasets a notebook's run loaded (provenance), as a comparable tuple ((), when not recorded)."""
+    return tuple(sorted(((entry or {}).get("provenance") or {}).get("datasets") or ()))
 
 
 def _is_number(s: str) -> bool:
@@ -258,6 +270,9 @@ def render(report: dict) -> str:
         text += ["", f"Against the baseline ({comp['baseline_device']}): {len(comp['flips'])} outcomes flipped, "
                  f"{len(comp['drifts'])} metrics drifted ({len(comp['drifts']) - len(info)} read by claims), "
                  f"{len(comp['absent'])} baseline metrics not measured."]
+        for nb, d in (comp.get("other_data") or {}).items():
+            text.append(f"Not compared: {nb} read {', '.join(d['now']) or 'nothing recorded'} now, the baseline "
+                        f"{', '.join(d['baseline']) or 'nothing recorded'} (other data, other numbers).")
         if info:
             text.append("Other drifted metrics: " + ", ".join(f"`{d['metric']}` {_fmt(d['baseline'])} -> {_fmt(d['now'])}"
                                                               for d in info[:40]) + (" ..." if len(info) > 40 else ""))
@@ -269,8 +284,8 @@ def render(report: dict) -> str:
         prov = (report.get("notebooks", {}).get(nb) or {}).get("provenance")
         if data_line(prov):
             text += ["", data_line(prov) + "."]
-        if off_ledger_data(prov, report["profile"]):
-            text += ["", f"This run {off_ledger_data(prov, report['profile'])}: outcomes that differ from the ledger are "
+        if off_ledger_data(prov, report["profile"], nb):
+            text += ["", f"This run {off_ledger_data(prov, report['profile'], nb)}: outcomes that differ from the ledger are "
                      "data-dependent, not regressions."]
         for outcome in (NOT_REPRODUCED, REPRODUCED, NOT_RUN):
             sel = [r for r in prow if r["outcome"] == outcome]
