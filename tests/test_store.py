@@ -81,7 +81,7 @@ def test_run_writes_metrics_and_provenance(tmp_path):
     assert rows and all(r["outcome"] in ("reproduced", "not reproduced", "not run") for r in rows)
     store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)   # a new run starts:
     assert not (d / "provenance.json").exists() and not (d / "metrics.json").exists()         # no stale results
-    with pytest.raises(ValueError, match="smoke, quick, paper"):
+    with pytest.raises(ValueError, match="smoke, quick, full, paper"):
         store.Run("x", profile="fast", results_dir=tmp_path)
 
 
