@@ -109,6 +109,10 @@ def run(args) -> int:
     import papermill as pm
     kernel = ensure_kernel()
     os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
+    if args.profile == "full":
+        print("full profile: sized for about 60 minutes on one H100 for all four notebooks (an estimate from FLOP "
+              "counts, not yet measured: benchmarks/gpu_check.sh measures it); notebook 01 prints its estimates "
+              "from measured step rates before its training blocks, every training shows its time left", flush=True)
     if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
