@@ -25,11 +25,11 @@ from pathlib import Path
 from . import claims
 from .data import default_root, holds
 from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice
+from .tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_DIR = ROOT / "notebooks"
 KERNEL = "memlib"
-TOUR = "00_tour"          # the teaching tour (`serve`): no reproduction, never run by `run` nor counted by the report
 
 
 def notebooks() -> list[str]:

@@ -282,12 +282,10 @@ class Run:
         root holds it, else the embedded `fallback` (e.g. "digits"), saying so in one line; with an explicit
         data root or the paper profile a missing set is an error, raised here, before any training.
         The choice is recorded in provenance.json and shown in the report."""
-        if _data.holds(self.data_root, paper_set):
-            chosen = paper_set
-        elif self.data_strict:
-            _data.require(self.data_root, paper_set)       # raises DatasetMissing naming the files
-            chosen = paper_set
-        else:
+        chosen = paper_set
+        if not _data.holds(self.data_root, paper_set):
+            if self.data_strict:
+                _data.require(self.data_root, paper_set)   # raises DatasetMissing naming the files
             chosen = fallback
             where = f"under {self.data_root}" if self.data_root else "available (no data root)"
             fetch = f" (`python -m memlib data fetch {paper_set}` puts it there)" if paper_set == "mnist" else ""

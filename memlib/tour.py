@@ -1,7 +1,7 @@
 """The teaching tour (`notebooks/00_tour.ipynb`, served by `python -m memlib serve`): one explorer per paper.
 
 Each function here builds a paper's explorer with exactly the arguments its notebook's explorer cell passes
-under the tour's profile (`smoke` or `quick`, from `$MEMLIB_TOUR_PROFILE`, default quick), on the data the
+under the tour's profile (`smoke` or `quick`: the tour notebook's `profile` parameter, else `$MEMLIB_TOUR_PROFILE`, else quick), on the data the
 notebook reads with `data_root="auto"` (MNIST where `data/` holds it, else the embedded sets: offline). Same
 arguments, same data: the models a batch run (`./run_all.sh --profile quick`) cached are cache hits here, and
 what is missing trains in the page with its progress bar. The cache is the batch run's
@@ -21,11 +21,12 @@ TOUR = "00_tour"
 PROFILES = ("smoke", "quick")
 
 
-def profile() -> str:
-    """The tour's profile: `$MEMLIB_TOUR_PROFILE` (smoke or quick), default quick (the batch run's default)."""
-    p = os.environ.get("MEMLIB_TOUR_PROFILE", "quick")
+def profile(chosen: str | None = None) -> str:
+    """The tour's profile: `chosen` (the tour notebook's `profile` parameter) when given, else
+    `$MEMLIB_TOUR_PROFILE` (what `memlib serve --profile` sets), else quick (the batch run's default)."""
+    p = chosen or os.environ.get("MEMLIB_TOUR_PROFILE", "quick")
     if p not in PROFILES:
-        raise MemlibError(f"MEMLIB_TOUR_PROFILE={p!r}: the tour runs the smoke or the quick profile's explorers")
+        raise MemlibError(f"tour profile {p!r}: the tour runs the smoke or the quick profile's explorers")
     return p
 
 
@@ -35,10 +36,10 @@ def _digits_root():
     return ("mnist", root) if data.holds(root, "mnist") else ("digits", None)
 
 
-def identity():
+def identity(profile_name: str | None = None):
     """Paper 1's explorer as notebook 01 builds it."""
     from .widgets.identity import identity_explorer
-    p = profile()
+    p = profile(profile_name)
     _, root = _digits_root()
     x_img, _ = data.training_digit(size=28, root=root)
     panel, names = data.probe_panel(x_img, root=root, seed=0)
@@ -52,10 +53,10 @@ def identity():
                              channel_choices=(4, 8, 16, 32, 64, 128, width), names=names)
 
 
-def attractors():
+def attractors(profile_name: str | None = None):
     """Paper 2's explorer as notebook 02 builds it (the Fig 3a / 3b digit autoencoders)."""
     from .widgets.attractors import attractors_explorer
-    p = profile()
+    p = profile(profile_name)
     name, root = _digits_root()
     x_train_all, _ = data.load_images(name, root=root)
     x_test_all, _ = data.load_images(name, split="test", root=root)
@@ -67,10 +68,10 @@ def attractors():
                                train_pool=x_train_all, test_pool=x_test_all)
 
 
-def downsampling():
+def downsampling(profile_name: str | None = None):
     """Paper 3's explorer as notebook 03 builds it (smoke and quick train on the embedded photos)."""
     from .widgets.downsampling import downsampling_explorer
-    p = profile()
+    p = profile(profile_name)
     return downsampling_explorer(size=pick(p, smoke=8, quick=16, paper=32),
                                  ab=pick(p, smoke=(4, 12), quick=(64, 192), paper=(64, 192)), nd_ab=(4, 4),
                                  nl_ab=pick(p, smoke=(4, 12), quick=(16, 48), paper=(128, 128)),
@@ -82,11 +83,11 @@ def downsampling():
                                  test_pool=data.load_images("photos", split="test")[0])
 
 
-def rho():
+def rho(profile_name: str | None = None):
     """Paper 4's explorer as notebook 04 builds it (smoke and quick: the embedded digits 3 and 8)."""
     from . import rho as R
     from .widgets.rho import rho_explorer
-    p = profile()
+    p = profile(profile_name)
     x, y = R.binary_task(*data.load_images("digits"), (3, 8))
     x_test, y_test = R.binary_task(*data.load_images("digits", split="test"), (3, 8))
     norms = sorted(set(pick(p, smoke=[0.1, 5.0], quick=[0.1, 1.0, 5.0], paper=[0.1, 1.0, 5.0]) + [0.1, 5.0]

@@ -75,6 +75,8 @@ def test_tour_is_stripped_short_and_not_a_reproduction():
     assert nb.metadata["kernelspec"]["name"] == "memlib"
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert not any(c.outputs or c.execution_count for c in code), "00_tour: outputs not stripped"
-    assert len(code) == 4 and all(len(c.source.strip().splitlines()) <= 2 for c in code)
+    assert len(code) == 5 and all(len(c.source.strip().splitlines()) <= 2 for c in code)
+    assert "parameters" in code[0].metadata.get("tags", []) and "profile = None" in code[0].source   # papermill
+    assert all(c.source.strip().endswith("(profile)") for c in code[1:])             # each explorer at that profile
     for name in NAMES:                                   # each paper's section points at its full notebook
         assert f"notebooks/{name}.ipynb" in "".join(c.source for c in nb.cells if c.cell_type == "markdown")

@@ -1,6 +1,7 @@
 """The profiles: `pick` (full defaults to the paper's value), and the full profile's parameters resolved in
 every notebook on the CPU without training (the GPU run is benchmarks/gpu_check.sh)."""
 import ast
+import dataclasses
 import re
 from pathlib import Path
 
@@ -25,8 +26,12 @@ def test_pick_full_defaults_to_the_paper_value_and_rejects_unknown_profiles():
 
 
 def test_the_ledger_full_column_is_the_claims_own_or_the_papers():
-    for c in claims.CLAIMS:
-        assert c.expected("full") == c.expect.get("full", c.expect["paper"])
+    c = claims.CLAIMS[0]
+    without = dataclasses.replace(c, expect={"quick": claims.NOT_REPRODUCED, "paper": claims.REPRODUCED})
+    assert without.expected("full") == claims.REPRODUCED and without.expected("smoke") == claims.NOT_RUN
+    own = dataclasses.replace(c, expect={"quick": claims.REPRODUCED, "full": claims.NOT_REPRODUCED,
+                                         "paper": claims.REPRODUCED})
+    assert own.expected("full") == claims.NOT_REPRODUCED
 
 
 def _fake_mnist(root: Path) -> Path:
