@@ -116,6 +116,7 @@ def run(args) -> int:
     if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
+    _interrupt_on_ctrl_c()
     failed = []
     for i, name in enumerate(names, 1):
         final = results / args.profile / name
@@ -156,6 +157,21 @@ def run(args) -> int:
     if args.untrained:
         return _untrained_audit(results, args.profile) or (1 if failed else 0)
     return _report(results, args.profile, args.against, names if args.only else None) or (1 if failed else 0)
+
+
+def _raise_keyboard_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _interrupt_on_ctrl_c() -> None:
+    """Ctrl-C raises KeyboardInterrupt wherever the run is, always. With Python's default handler in place,
+    asyncio (which papermill's executor runs) swaps in its own that cancels a task instead, and a cancel
+    that lands while a cell runs can be absorbed: the notebook then went on to the end (seen in the fault
+    test). A handler of our own is left alone by asyncio. Main thread only (signal's rule)."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
 
 
 def _swap_in(stage: Path, final: Path, failure: str | None) -> None:
