@@ -14,6 +14,7 @@ serve  the teaching tour (notebooks/00_tour.ipynb) in Voila on 127.0.0.1: each p
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
 import json
 import os
@@ -24,7 +25,7 @@ from pathlib import Path
 
 from . import claims
 from .data import default_root, holds
-from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice
+from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice, remove_orphaned_temporaries
 from .tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,6 +118,9 @@ def run(args) -> int:
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
     _interrupt_on_ctrl_c()
+    # last at exit (atexit runs in reverse order: after papermill's own kernel clean-up, which an interrupt
+    # leaves to atexit): the cache entries a killed kernel was writing go
+    atexit.register(remove_orphaned_temporaries, os.environ["MEMLIB_CACHE"], 15.0)
     failed = []
     for i, name in enumerate(names, 1):
         final = results / args.profile / name
@@ -206,7 +210,9 @@ def _swap_lock(folder: Path):
 
 
 def _print_cache_warnings() -> None:
-    """Corrupt cache entries found inside the kernel (store.Cache logs them) reach the command line too."""
+    """Corrupt cache entries found inside the kernel (store.Cache logs them) reach the command line too; the
+    entries a dead kernel was writing are removed."""
+    remove_orphaned_temporaries(os.environ["MEMLIB_CACHE"])
     log = Path(os.environ["MEMLIB_CACHE"]) / "corrupt.log"
     if log.exists():
         for line in log.read_text().splitlines():

@@ -163,15 +163,66 @@ def atomic_write_bytes(path, data: bytes) -> None:
     from pathlib import Path
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = None
     try:
+        # the writer's pid in the name: a writer killed mid-write (SIGKILL, or an interrupt inside mkstemp)
+        # leaves a file that `remove_orphaned_temporaries` can tell from one still being written
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600: give the file the usual permissions
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
+
+
+def _writer_pid(tmp) -> int | None:
+    """The pid in an `atomic_write_bytes` temporary's name (`.NAME.PID.RANDOM.tmp`), or None."""
+    parts = tmp.name.rsplit(".", 3)
+    return int(parts[1]) if len(parts) == 4 and parts[1].isdigit() else None
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def remove_orphaned_temporaries(folder, wait_for_children_s: float = 0.0) -> int:
+    """Delete the half-written temporaries in `folder` whose writer has died (a kernel killed while it wrote a
+    cache entry); those of live writers (another run) stay. A writer that is a child of this process (the
+    kernel a run just interrupted) is waited for up to `wait_for_children_s`. The number deleted."""
+    import time
+    from pathlib import Path
+    deadline = time.monotonic() + wait_for_children_s
+    removed = 0
+    for tmp in sorted(Path(folder).glob(".*.tmp")):
+        pid = _writer_pid(tmp)
+        if pid is None or pid == os.getpid():
+            continue
+        while _alive(pid) and _parent(pid) == os.getpid() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not _alive(pid):
+            tmp.unlink(missing_ok=True)
+            removed += 1
+    return removed

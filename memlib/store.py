@@ -28,7 +28,7 @@ from . import data as _data
 from .models import initialize_
 from .plot import savefig
 from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
-                      seed_everything, set_device)
+                      remove_orphaned_temporaries, seed_everything, set_device)
 from .train import History, fit, fit_many
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
@@ -61,6 +61,7 @@ class Cache:
         self.root = Path(root)
         self.hits = 0
         self.misses = 0
+        remove_orphaned_temporaries(self.root)      # entries a killed writer left half-written
 
     @staticmethod
     def key(config: dict) -> str:

@@ -342,6 +342,28 @@ def test_atomic_writes_have_the_usual_permissions(tmp_path):
     assert (tmp_path / "report.json").stat().st_mode & 0o777 == 0o644      # not mkstemp's 0600
 
 
+def test_half_written_entries_of_dead_writers_are_removed_and_those_of_live_ones_kept(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()                                              # its pid names no running process now
+    orphan = tmp_path / f".abc.pt.{dead.pid}.x1y2z3w4.tmp"
+    live = tmp_path / f".abc.pt.{os.getppid()}.q1w2e3r4.tmp"  # the test runner's parent runs
+    foreign = tmp_path / ".notes.txt.tmp"                    # no pid in its name: not ours to judge
+    for f in (orphan, live, foreign):
+        f.write_bytes(b"half")
+    assert runtime.remove_orphaned_temporaries(tmp_path) == 1
+    assert not orphan.exists() and live.exists() and foreign.exists()
+    store.Cache(tmp_path)                                    # opening a cache sweeps too
+    assert live.exists()
+
+
+def test_an_atomic_write_names_its_temporary_after_the_writer(tmp_path, monkeypatch):
+    seen = []
+    real = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (seen.append(Path(a).name), real(a, b)))
+    runtime.atomic_write_text(tmp_path / "m.json", "{}")
+    assert seen[0].startswith(f".m.json.{os.getpid()}.") and seen[0].endswith(".tmp")
+
+
 NB4 = claims.NOTEBOOKS[4]
 
 
