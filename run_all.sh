@@ -3,6 +3,8 @@
 #
 #   ./run_all.sh [--profile smoke|quick|full|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
 #                [--against BASELINE]       every notebook, then the report (exit 1 on a regression)
+#                [--engine ray [--address auto|HOST:PORT]]   train the plan on Ray first (MEMLIB_EXTRAS=ray)
+#   ./run_all.sh plan [--profile P]         every training the notebooks ask for, with its estimated cost
 #   ./run_all.sh test [pytest args]         the test suite (includes every notebook under the smoke profile);
 #                                           `./run_all.sh test --device cuda`: its GPU mode (device-sensitive
 #                                           tests and the smoke notebooks on CUDA)
@@ -21,6 +23,7 @@
 # asks an index; DIR is filled on a machine with network by `./run_all.sh wheelhouse DIR` (see README).
 # Once per venv, set-up also tries to fetch MNIST into data/ (`python -m memlib data fetch mnist`); a failure is a
 # one-line note, never an error (the notebooks use the embedded sets). MEMLIB_NO_FETCH=1 skips it.
+# MEMLIB_EXTRAS=ray also installs Ray, for `./run_all.sh --engine ray` (the paper profile on a cluster; README).
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${MEMLIB_VENV:-.venv}
@@ -40,7 +43,19 @@ pip_install() {   # pip install into the venv: from the wheelhouse only when one
 
 setup() {
   install_venv
+  install_extras
   [ "$cmd" = data ] || fetch_mnist_once
+}
+
+install_extras() {   # MEMLIB_EXTRAS=ray: the optional extras (pyproject's [project.optional-dependencies]), once
+  local extras=${MEMLIB_EXTRAS:-}
+  [ -n "$extras" ] || return 0
+  local marker=$VENV/.extras-${extras//[^a-z0-9]/_}
+  [ "$marker" -nt pyproject.toml ] && return 0
+  say "set-up: installing memlib's extras [$extras]"
+  pip_install -e ".[$extras]" 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2) || {
+    say "error: the extras [$extras] could not be installed (named above)"; exit 2; }
+  touch "$marker"
 }
 
 offline_pip() {   # run a command with pip pointed at the wheelhouse only, when one is set
@@ -128,9 +143,9 @@ PYEOF
 
 cmd=run
 case "${1:-}" in
-  test|check|bench|data|serve) cmd=$1; shift ;;
+  test|check|bench|data|serve|plan) cmd=$1; shift ;;
   wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
-  -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
 esac
 
 setup
@@ -147,6 +162,7 @@ case "$cmd" in
   bench) exec "$PY" -m memlib bench "$@" ;;
   run)   exec "$PY" -m memlib run "$@" ;;
   serve) exec "$PY" -m memlib serve "$@" ;;
+  plan)  exec "$PY" -m memlib plan "$@" ;;
   data)
     name=mnist
     case "${1:-}" in ""|-*) ;; *) name=$1; shift ;; esac

@@ -11,7 +11,9 @@
 #                           with the committed CPU baseline (--against baselines/quick-cpu.json): flips and drifts
 #   4. OUT/results/full  the full profile on CUDA (issue 15: the papers' data and architectures, <= 60 min), its
 #                           estimate printed first, its claims against the ledger's full column (skip: MEMLIB_NO_FULL=1)
-#   5. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also
+#   5. OUT/plan-paper.log  the paper profile's plan (issue 17) with step rates measured on CUDA: every training
+#                           of the four notebooks and its GPU-hours (skip: MEMLIB_NO_PLAN=1)
+#   6. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also
 #                           appended to benchmarks/RESULTS.md (commit it)
 # Exit status: 0 when every step passed and every target was met.
 set -uo pipefail
@@ -34,15 +36,15 @@ rm -rf "$OUT/setup-probe"
 say "gpu-check: $(tail -1 "$OUT/device.txt"); output in $OUT"
 
 status=0
-say "[1/4] the suite's GPU mode"
+say "[1/5] the suite's GPU mode"
 ./run_all.sh test --device cuda -q -p no:cacheprovider > "$OUT/test-cuda.log" 2>&1; rc=$?
 say "      exit $rc: $(tail -1 "$OUT/test-cuda.log")"; [ $rc -eq 0 ] || status=1
 
-say "[2/4] bench on CUDA"
+say "[2/5] bench on CUDA"
 ./run_all.sh bench --device cuda --results-dir "$OUT" > "$OUT/bench.log" 2>&1; rc=$?
 say "      exit $rc"; [ $rc -eq 0 ] || status=1
 
-say "[3/4] quick profile on CUDA, cold cache, against the CPU baseline"
+say "[3/5] quick profile on CUDA, cold cache, against the CPU baseline"
 start=$(date +%s)
 ./run_all.sh --profile quick --device cuda --results-dir "$OUT/results" --against baselines/quick-cpu.json \
   > "$OUT/quick-cuda.log" 2>&1; rc=$?
@@ -51,11 +53,17 @@ say "      exit $rc after $(cat "$OUT/quick_wall_s") s: $(grep '^report:' "$OUT/
 [ $rc -eq 0 ] || status=1
 
 if [ -z "${MEMLIB_NO_FULL:-}" ]; then
-  say "[4/4] full profile on CUDA (the papers' data: MNIST fetched into data/ by set-up)"
+  say "[4/5] full profile on CUDA (the papers' data: MNIST fetched into data/ by set-up)"
   start=$(date +%s)
   ./run_all.sh --profile full --device cuda --results-dir "$OUT/results" > "$OUT/full-cuda.log" 2>&1; rc=$?
   echo $(( $(date +%s) - start )) > "$OUT/full_wall_s"
   say "      exit $rc after $(cat "$OUT/full_wall_s") s: $(grep '^report:' "$OUT/full-cuda.log" | tail -1)"
+fi
+
+if [ -z "${MEMLIB_NO_PLAN:-}" ]; then
+  say "[5/5] the paper profile's plan, step rates measured on CUDA (issue 17: GPU-hours per notebook)"
+  ./run_all.sh plan --profile paper --device cuda --results-dir "$OUT/plan" > "$OUT/plan-paper.log" 2>&1; rc=$?
+  say "      exit $rc: $(grep -E '^ +total' "$OUT/plan-paper.log" | tail -1)"
 fi
 
 "$PY" benchmarks/gpu_summary.py "$OUT" > "$OUT/summary.md"; rc=$?

@@ -80,6 +80,13 @@ def main(out: Path) -> int:
     elif (out / "full-cuda.log").exists():
         ok = False
         lines += ["", "Full profile: no report (see full-cuda.log)."]
+    plan = out / "plan" / "plan-paper.json"
+    if plan.exists():   # issue 17: the paper profile's trainings, step rates measured on this GPU
+        doc = json.loads(plan.read_text())
+        hours = {nb: t["est_s"] / 3600 for nb, t in doc["totals"].items()}
+        lines += ["", f"Paper profile plan (round 1, measured on CUDA): {sum(t['jobs'] for t in doc['totals'].values())}"
+                  f" jobs, {sum(hours.values()):.1f} GPU-hours (" + ", ".join(f"{nb}: {h:.1f}" for nb, h in hours.items())
+                  + "); the README states the total."]
     lines += ["", f"All targets met: {'yes' if ok else 'no'}."]
     print("\n".join(lines))
     return 0 if ok else 1

@@ -85,6 +85,16 @@ def check_run_inputs(args) -> None:
         import torch
         if not torch.cuda.is_available():
             raise MemlibError("--device cuda: torch sees no GPU on this machine; use --device cpu or auto")
+    engine = getattr(args, "engine", "notebook")
+    if engine != "ray" and (getattr(args, "address", None) or getattr(args, "ray_cpus", None)):
+        raise MemlibError("--address and --ray-cpus go with --engine ray")
+    if engine == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            raise MemlibError("--engine ray needs Ray, an optional extra: MEMLIB_EXTRAS=ray ./run_all.sh (or "
+                              "pip install -e '.[ray]')")
+        if args.untrained:
+            raise MemlibError("--untrained trains nothing: it has no plan for --engine ray to run")
     if args.against is not None:
         _check_baseline(args.against, args.profile)
 
@@ -118,6 +128,10 @@ def run(args) -> int:
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
     _interrupt_on_ctrl_c()
+    if getattr(args, "engine", "notebook") == "ray":
+        failed_jobs = _train_on_ray(names, args, results, kernel, cell_timeout)
+        if failed_jobs:
+            print(f"ray: {failed_jobs} job(s) failed twice (listed above); their notebooks train them", flush=True)
     # last at exit (atexit runs in reverse order: after papermill's own kernel clean-up, which an interrupt
     # leaves to atexit): the cache entries a killed kernel was writing go
     atexit.register(remove_orphaned_temporaries, os.environ["MEMLIB_CACHE"], 15.0)
@@ -161,6 +175,99 @@ def run(args) -> int:
     if args.untrained:
         return _untrained_audit(results, args.profile) or (1 if failed else 0)
     return _report(results, args.profile, args.against, names if args.only else None) or (1 if failed else 0)
+
+
+MAX_ROUNDS = 5     # planning rounds of `run --engine ray` (trainings that depend on others' results)
+
+
+def _plan_notebooks(names, args, results: Path, plan_dir: Path, kernel: str, cell_timeout) -> list[str]:
+    """Execute the notebooks in planning mode (memlib.plan): every training not in the cache is written
+    under `plan_dir`/jobs instead of run. Their outputs are thrown away. Returns the notebooks that failed."""
+    import tempfile
+    import papermill as pm
+    failed = []
+    env = {"MEMLIB_PLAN_DIR": str(plan_dir)}
+    for i, name in enumerate(names, 1):
+        with tempfile.TemporaryDirectory(prefix=f"memlib-plan-{name}-") as stage:
+            os.environ.update(env, MEMLIB_RUN_DIR=stage, MEMLIB_PLAN_NOTEBOOK=name)
+            params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
+                          data_root=_data_root_parameter(args.data_root))
+            print(f"  planning [{i}/{len(names)}] {name}", flush=True)
+            try:
+                pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(Path(stage) / f"{name}.ipynb"),
+                                    parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                    execution_timeout=cell_timeout, progress_bar=False, log_output=False)
+            except pm.PapermillExecutionError as e:
+                failed.append(name)
+                print(f"  {name}: planning stopped in cell {e.exec_count} ({e.ename}: "
+                      f"{(str(e.evalue).strip().splitlines() or [''])[0][:200]}); its later trainings are not planned",
+                      flush=True)
+            finally:
+                for k in (*env, "MEMLIB_RUN_DIR", "MEMLIB_PLAN_NOTEBOOK"):
+                    os.environ.pop(k, None)
+    return failed
+
+
+def _train_on_ray(names, args, results: Path, kernel: str, cell_timeout) -> int:
+    """`run --engine ray`: plan, train the round's jobs on Ray (written into the cache by this driver),
+    plan again with their results, until a round plans nothing; the notebooks then render from the cache.
+    Returns the number of jobs that failed twice."""
+    from . import engine
+    from . import plan as _plan
+    from .store import Cache
+    cache = Cache(os.environ["MEMLIB_CACHE"])
+    failed_jobs: dict = {}
+    for round_ in range(1, MAX_ROUNDS + 1):
+        plan_dir = results / "plan" / args.profile / f"round-{round_}"
+        shutil.rmtree(plan_dir, ignore_errors=True)
+        print(f"ray: planning round {round_}", flush=True)
+        _plan_notebooks(names, args, results, plan_dir, kernel, cell_timeout)
+        jobs = [j for j in _plan.jobs(plan_dir) if j.key not in failed_jobs]
+        _plan.write_json(plan_dir / "plan.json", jobs, profile=args.profile)
+        if not jobs:
+            print(f"ray: round {round_} plans no training: every model is in the cache", flush=True)
+            break
+        out = engine.run_ray(plan_dir, jobs, cache, address=args.address, num_cpus=args.ray_cpus)
+        failed_jobs.update(out["failed"])
+        print(f"ray: round {round_}: {len(out['trained'])} job(s) trained, {len(out['failed'])} failed", flush=True)
+        if not out["trained"]:
+            break
+    else:
+        print(f"ray: still planning trainings after {MAX_ROUNDS} rounds; the notebooks train the rest", flush=True)
+    return len(failed_jobs)
+
+
+def plan(args) -> int:
+    """`python -m memlib plan`: list every training the notebooks will ask for (round 1: what the cache lacks
+    before anything is trained), measure what each costs, print the totals, write the plan as JSON."""
+    from . import engine
+    from . import plan as _plan
+    names = resolve_names(args.only)
+    results = Path(args.results_dir).expanduser().resolve()
+    writable(results)
+    os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
+    os.environ["MEMLIB_HEADLESS"] = "1"
+    kernel = ensure_kernel()
+    plan_dir = results / "plan" / args.profile / "round-1"
+    shutil.rmtree(plan_dir, ignore_errors=True)
+    t0 = time.perf_counter()
+    failed = _plan_notebooks(names, args, results, plan_dir, kernel, None)
+    jobs = _plan.jobs(plan_dir)
+    print(f"planned in {time.perf_counter() - t0:.0f} s: {len(jobs)} job(s) not in the cache", flush=True)
+    device = "cuda" if args.device == "auto" and _cuda() else ("cpu" if args.device == "auto" else args.device)
+    costs = engine.costs(plan_dir, jobs, device=device, progress=sys.stderr.isatty()) if not args.no_costs else {}
+    engine.print_plan(jobs, costs, device=device, profile=args.profile)
+    out = Path(args.out).expanduser() if args.out else results / f"plan-{args.profile}.json"
+    note = ("round 1: trainings whose arguments depend on other trainings' results are planned after those train "
+            "(run --engine ray plans in rounds); est_s measured on " + device + "; h100_gpu_h estimated from FLOPs")
+    _plan.write_json(out, jobs, profile=args.profile, costs=costs, note=note)
+    print(f"plan written to {out} (job files in {plan_dir / 'jobs'})", flush=True)
+    return 1 if failed else 0
+
+
+def _cuda() -> bool:
+    import torch
+    return torch.cuda.is_available()
 
 
 def _raise_keyboard_interrupt(signum, frame):
@@ -396,6 +503,21 @@ def main(argv=None) -> int:
             p.add_argument("--untrained", action="store_true",
                            help="the audit: train nothing (every net keeps its initial weights) and check that no "
                                 "claim about a trained net holds; use a separate --results-dir")
+            p.add_argument("--engine", default="notebook", choices=("notebook", "ray"),
+                           help="notebook (default): each notebook trains what it needs; ray: plan every training, "
+                                "run the plan as Ray tasks (written into the cache), then render the notebooks")
+            p.add_argument("--address", default=None,
+                           help="with --engine ray: a running cluster (auto, or HOST:PORT); default: a local Ray")
+            p.add_argument("--ray-cpus", type=int, default=None, help="CPUs of the local Ray (default: all)")
+    p = sub.add_parser("plan", help="list every training of the notebooks with its estimated cost")
+    p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
+    p.add_argument("--only", action="append", help="one notebook (repeatable): name or number")
+    p.add_argument("--device", default="auto", help="where the notebooks plan and step rates are measured")
+    p.add_argument("--data-root", default=None, help="as for run")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--results-dir", default=str(ROOT / "results"), help="whose cache/ counts as trained")
+    p.add_argument("--out", default=None, help="the plan's JSON (default RESULTS_DIR/plan-PROFILE.json)")
+    p.add_argument("--no-costs", action="store_true", help="list the jobs without measuring step rates")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(ROOT / "results"))
@@ -423,6 +545,9 @@ def main(argv=None) -> int:
             check_choice(args.device, DEVICES, "device")
             return bench(args)
         check_choice(args.profile, PROFILES, "profile")
+        if args.command == "plan":
+            check_choice(args.device, DEVICES, "device")
+            return plan(args)
         if args.command == "run":
             check_choice(args.device, DEVICES, "device")
             return run(args)

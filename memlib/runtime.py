@@ -117,9 +117,18 @@ def pick(profile: str, **by_profile):
 
 def max_steps() -> int | None:
     """The cap `MEMLIB_MAX_STEPS` puts on every training (None: no cap). `python -m memlib run --untrained`
-    sets it to 0: every net keeps its initial weights, and no claim about a trained net may hold then."""
+    sets it to 0: every net keeps its initial weights, and no claim about a trained net may hold then.
+    While `planning()` every training is capped at 0 steps too (its job is recorded instead)."""
+    if planning():
+        return 0
     value = os.environ.get("MEMLIB_MAX_STEPS", "")
     return int(value) if value.strip() else None
+
+
+def planning() -> str | None:
+    """The folder trainings are listed into instead of run (`MEMLIB_PLAN_DIR`, set by `python -m memlib plan`
+    and `run --engine ray` for the kernel; see memlib.plan), or None: the ordinary run."""
+    return os.environ.get("MEMLIB_PLAN_DIR") or None
 
 
 def default_threads() -> None:

@@ -25,10 +25,11 @@ import torch
 
 from . import claims as _claims
 from . import data as _data
+from . import plan as _plan
 from .models import initialize_
 from .plot import savefig
 from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
-                      remove_orphaned_temporaries, seed_everything, set_device)
+                      planning, remove_orphaned_temporaries, seed_everything, set_device)
 from .train import History, fit, fit_many
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
@@ -146,7 +147,7 @@ def _config(build, x, target, seed, init, fit_kwargs) -> dict:
     key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
     config = {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
               "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
-    if max_steps() is not None:                    # capped (e.g. untrained) models never pass for the real ones
+    if max_steps() is not None and not planning():  # capped (e.g. untrained) models never pass for the real ones
         config["max_steps"] = max_steps()
     return config
 
@@ -155,17 +156,43 @@ def _entry(model, hist) -> dict:
     return {"state": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "history": hist.as_dict()}
 
 
+def _n_params(build) -> int:
+    return sum(p.numel() for p in build().parameters())
+
+
+def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dict) -> list[dict]:
+    """The cache entries of one training, [entry per seed]: `fit_cached`'s ("one": `fit` of one model) or
+    `fit_cached_seeds`'s ("band": `fit_many` of the seeds' models). The one place both the notebooks and a
+    plan's engine (memlib.engine, on another process or machine) train, so their results are the same."""
+    models = [build_model(build, seed=s, init=init) for s in seeds]
+    if kind == "one":
+        (seed,), (model,) = seeds, models
+        return [_entry(model, fit(model, x, target, seed=seed, **fit_kwargs))]
+    hists = fit_many(models, x, target, seeds=list(seeds), **fit_kwargs)
+    return [_entry(m, h) for m, h in zip(models, hists)]
+
+
 def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0,
                init: str = "default", cache: Cache | None = None, **fit_kwargs):
     """Build `build()` from `seed` with initialization `init`, train it with `fit(..., **fit_kwargs)`
     and return `(model, history)`, reading both from the cache when this configuration is there.
 
-    Callbacks' records are cached with the history (a hit does not call them again).
+    Callbacks' records are cached with the history (a hit does not call them again). While planning
+    (memlib.plan) a miss is listed as a job and its model returned untrained.
     """
     cache = cache or default_cache()
     config = _config(build, x, target, seed, init, fit_kwargs)
+    value = cache.load(config)
+    if value is not None:
+        cache.hits += 1
+    else:
+        cache.misses += 1
+        if planning():
+            _plan.record("one", build, x, target, [seed], init, fit_kwargs, [config], Cache.key, _n_params(build))
+        value = train_entries("one", build, x, target, [seed], init, fit_kwargs)[0]
+        if not planning():
+            cache.save(config, value)
     model = build_model(build, seed=seed, init=init)
-    value = cache.get_or_compute(config, lambda: _entry(model, fit(model, x, target, seed=seed, **fit_kwargs)))
     model.load_state_dict(value["state"])
     model.to(get_device()).eval()
     return model, History.from_dict(value["history"])
@@ -200,10 +227,15 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
         out[seed] = (model.to(get_device()).eval(), History.from_dict(value["history"]))
     if todo:
         cache.misses += len(todo)
-        hists = fit_many([m for _, _, m in todo], x, target, seeds=[s for s, _, _ in todo], **fit_kwargs)
-        for (seed, config, model), hist in zip(todo, hists):
-            cache.save(config, _entry(model, hist))
-            out[seed] = (model.eval(), hist)
+        todo_seeds, configs = [s for s, _, _ in todo], [c for _, c, _ in todo]
+        if planning():
+            _plan.record("band", build, x, target, todo_seeds, init, fit_kwargs, configs, Cache.key, _n_params(build))
+        entries = train_entries("band", build, x, target, todo_seeds, init, fit_kwargs)
+        for (seed, config, model), entry in zip(todo, entries):
+            if not planning():
+                cache.save(config, entry)
+            model.load_state_dict(entry["state"])
+            out[seed] = (model.to(get_device()).eval(), History.from_dict(entry["history"]))
     return [out[s] for s in seeds]
 
 
@@ -257,7 +289,8 @@ class Run:
         # the papers' datasets: data_root="auto" reads data/ in the repo (or $MEMLIB_DATA_ROOT) where it holds them;
         # an explicit folder, or the paper profile, must hold every set the notebook asks for (run.dataset)
         self.data_root, explicit = _data.resolve_root(data_root)
-        self.data_strict = explicit or profile == "paper"
+        # (planning lists the trainings, so a stand-in's shapes do: the plan says which sets it read)
+        self.data_strict = explicit or (profile == "paper" and not planning())
         self.sources: dict = {}                            # paper's dataset -> the one read (provenance, report)
         self.device = set_device(device)
         seed_everything(seed)

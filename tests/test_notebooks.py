@@ -80,3 +80,41 @@ def test_tour_is_stripped_short_and_not_a_reproduction():
     assert all(c.source.strip().endswith("(profile)") for c in code[1:])             # each explorer at that profile
     for name in NAMES:                                   # each paper's section points at its full notebook
         assert f"notebooks/{name}.ipynb" in "".join(c.source for c in nb.cells if c.cell_type == "markdown")
+
+
+@pytest.mark.device
+def test_the_ray_engine_trains_each_planned_job_once_and_renders_the_serial_runs_metrics(smoke_results, tmp_path,
+                                                                                      suite_device):
+    """`run --engine ray` (issue 17) on a local Ray of 2 CPUs, with its first task's worker killed: every
+    planned job trains once, the notebooks then train nothing and log exactly the serial run's metrics, and
+    a second run trains nothing."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: MEMLIB_EXTRAS=ray ./run_all.sh installs it")
+    if suite_device != "cpu":
+        pytest.skip("compared with the serial smoke run on the CPU")
+    import os
+    import re
+    serial, proc = smoke_results
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    out, fault = tmp_path / "results", tmp_path / "killed-worker"
+    cmd = [sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--device", "cpu", "--engine", "ray",
+           "--ray-cpus", "2", "--results-dir", str(out)]
+    first = subprocess.run(cmd, env={**os.environ, "MEMLIB_FAULT_KILL_ONCE": str(fault)}, capture_output=True,
+                           text=True, timeout=2400)
+    log = first.stdout + first.stderr
+    assert first.returncode == 0, log[-3000:]
+    assert fault.exists(), "no task was killed"              # its worker died; the task was retried
+    rounds = sorted((out / "plan" / "smoke").glob("round-*/plan.json"))
+    planned = [j["key"] for r in rounds for j in json.loads(r.read_text())["jobs"]]
+    assert planned and len(planned) == len(set(planned)), "a job was planned twice"
+    trained = [int(n) for n in re.findall(r"ray: round \d+: (\d+) job\(s\) trained, 0 failed", log)]
+    assert sum(trained) == len(planned), log[-3000:]         # each planned job trained once, none failed
+    assert not json.loads(rounds[-1].read_text())["jobs"]    # the last round found nothing left to train
+    for name in NAMES:
+        prov = json.loads((out / "smoke" / name / "provenance.json").read_text())
+        assert prov["cache_misses"] == 0, f"{name} trained {prov['cache_misses']} model(s) itself"
+        ours = json.loads((out / "smoke" / name / "metrics.json").read_text())
+        theirs = json.loads((serial / "smoke" / name / "metrics.json").read_text())
+        assert ours == theirs, f"{name}: " + ", ".join(k for k in theirs if ours.get(k) != theirs[k])[:500]
+    second = subprocess.run(cmd, capture_output=True, text=True, timeout=2400)
+    log2 = second.stdout + second.stderr
+    assert second.returncode == 0 and "round 1 plans no training" in log2 and "trained, " not in log2, log2[-3000:]

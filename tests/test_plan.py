@@ -1,0 +1,115 @@
+"""Trainings as data (memlib.plan) and running them elsewhere (memlib.engine): a planned job, trained in
+another process, stores exactly what the notebook's own `fit_cached` would have stored."""
+import functools
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from memlib import engine, models, plan, store
+from memlib.runtime import MemlibError
+
+BUILD = functools.partial(models.convnet, 2, channels=4)
+FIT = dict(steps=12, lr=0.01, momentum=0.9, progress=False)
+
+
+def _states_equal(a, b) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_planning_lists_a_miss_trains_nothing_and_the_job_trains_as_fit_cached_would(tmp_path, monkeypatch):
+    x = torch.randn(2, 1, 8, 8)
+    reference, ref_hist = store.fit_cached(BUILD, x, seed=3, cache=store.Cache(tmp_path / "ref"), **FIT)
+
+    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    monkeypatch.setenv("MEMLIB_PLAN_NOTEBOOK", "nb")
+    cache = store.Cache(tmp_path / "cache")
+    placeholder, hist = store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)
+    store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)             # asked twice: one job
+    assert not list(cache.root.glob("*.pt")) and len(hist.loss) <= 1    # nothing trained (0 steps), nothing cached
+    assert _states_equal(placeholder.state_dict(), store.build_model(BUILD, seed=3).state_dict())
+    (job,) = plan.jobs(tmp_path / "plan")
+    assert (job.notebook, job.kind, job.seeds, job.steps) == ("nb", "one", [3], 12)
+    assert job.builder == "memlib.models.convnet(2, channels=4)" and job.keys == [cache.key(
+        store._config(BUILD, x, None, 3, "default", FIT))]
+
+    payload = plan.load_payload(tmp_path / "plan" / "jobs" / job.file)
+    with pytest.raises(MemlibError, match="while planning"):
+        engine.train_job(payload, "cpu")                               # it would train 0 steps
+    monkeypatch.delenv("MEMLIB_PLAN_DIR")
+    for config, entry in engine.train_job(payload, "cpu"):
+        cache.save(config, entry)
+    model, hist = store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)
+    assert cache.hits == 1 and cache.misses == 2                         # read, not trained
+    assert _states_equal(model.state_dict(), reference.state_dict()) and hist.loss == ref_hist.loss
+
+
+def test_a_seed_band_plans_only_its_missing_seeds_as_one_job(tmp_path, monkeypatch):
+    x = torch.randn(2, 1, 8, 8)
+    ref_cache = store.Cache(tmp_path / "ref")                          # the notebook's own path, same cache state
+    store.fit_cached_seeds(BUILD, x, seeds=[1], cache=ref_cache, **FIT)
+    ref = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=ref_cache, **FIT)
+    cache = store.Cache(tmp_path / "cache")
+    store.fit_cached_seeds(BUILD, x, seeds=[1], cache=cache, **FIT)     # seed 1 trained already
+    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
+    (job,) = plan.jobs(tmp_path / "plan")
+    assert job.kind == "band" and job.seeds == [0, 2] and len(job.keys) == 2
+    monkeypatch.delenv("MEMLIB_PLAN_DIR")
+    for config, entry in engine.train_job(plan.load_payload(tmp_path / "plan" / "jobs" / job.file), "cpu"):
+        cache.save(config, entry)
+    got = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
+    assert all(_states_equal(m.state_dict(), r.state_dict()) for (m, _), (r, _) in zip(got, ref))
+
+
+def test_flops_per_step_counts_a_linear_layer_in_closed_form():
+    build = functools.partial(torch.nn.Linear, 10, 5, bias=False)
+    x = torch.randn(8, 10)
+    # forward x W^T: 2 N in out; backward, the weight's gradient only (x needs none): 2 N in out
+    assert engine.flops_per_step(build, x) == 4 * 8 * 10 * 5
+
+
+def test_ray_retries_a_failing_job_reports_it_and_trains_the_others(tmp_path, monkeypatch):
+    pytest.importorskip("ray")
+    x = torch.randn(2, 1, 8, 8)
+    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    cache = store.Cache(tmp_path / "cache")
+    store.fit_cached(BUILD, x, seed=0, cache=cache, **FIT)
+    good = plan.jobs(tmp_path / "plan")[0]
+    payload = plan.load_payload(tmp_path / "plan" / "jobs" / good.file)
+    payload["build"], payload["keys"] = functools.partial(models.convnet, 0, channels=4), ["f" * 24]   # no layers
+    payload["job"] = {**payload["job"], "key": "f" * 24, "keys": ["f" * 24], "file": "f" * 24 + ".pt"}
+    torch.save(payload, tmp_path / "plan" / "jobs" / ("f" * 24 + ".pt"))
+    monkeypatch.delenv("MEMLIB_PLAN_DIR")
+    jobs = plan.jobs(tmp_path / "plan")
+    out = engine.run_ray(tmp_path / "plan", jobs, cache, num_cpus=2, progress=False)
+    assert out["trained"] == [good.key] and list(out["failed"]) == ["f" * 24]
+    assert "layers" in out["failed"]["f" * 24]
+    assert (cache.root / f"{good.key}.pt").exists()
+    again = engine.run_ray(tmp_path / "plan", [good], cache, num_cpus=2, progress=False)
+    assert again == {"trained": [], "failed": {}, "skipped": 1}          # in the cache: not sent again
+
+
+def test_plan_cli_lists_a_notebooks_trainings_with_costs_and_trains_nothing(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "memlib", "plan", "--profile", "smoke", "--only", "04",
+                           "--device", "cpu", "--results-dir", str(tmp_path)], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    doc = json.loads((tmp_path / "plan-smoke.json").read_text())
+    assert doc["jobs"] and all(j["notebook"] == "04_rho_dynamics" and j["est_s"] > 0 and j["h100_gpu_h"] > 0
+                               for j in doc["jobs"])
+    assert doc["totals"]["04_rho_dynamics"]["jobs"] == len(doc["jobs"]) and "04_rho_dynamics" in proc.stdout
+    assert not list((tmp_path / "cache").glob("*.pt"))                   # planning trains nothing
+
+
+def test_ray_options_are_refused_in_one_line_before_anything_runs(tmp_path, capsys):
+    from memlib.__main__ import main
+    base = ["run", "--profile", "smoke", "--only", "04", "--results-dir", str(tmp_path)]
+    assert main(base + ["--address", "auto"]) == 2
+    assert "go with --engine ray" in capsys.readouterr().err
+    pytest.importorskip("ray")
+    assert main(base + ["--engine", "ray", "--untrained"]) == 2
+    assert "no plan" in capsys.readouterr().err
+    assert not (tmp_path / "smoke").exists()
