@@ -7,6 +7,7 @@ playwright's own build (`python -m playwright install chromium`, needs the netwo
 skipped with one line saying so. On failure a screenshot is saved under the test's results folder (named in the
 failure message).
 """
+import contextlib
 import functools
 import os
 import shutil
@@ -57,19 +58,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def tour_url(tmp_path_factory):
-    """`python -m memlib serve --profile smoke` on a free port with its own cache; the URL once it answers."""
-    pytest.importorskip("voila", reason="voila is not installed (pip install voila)")
-    tmp = tmp_path_factory.mktemp("tour")
-    port = _free_port()
-    env = {**os.environ, "MEMLIB_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
-    env.pop("MEMLIB_HEADLESS", None)
-    log = open(tmp / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser",
-                             "--profile", "smoke"], cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}/"
+@contextlib.contextmanager
+def _server(cmd, *, url: str, cwd: Path, env: dict, log_path: Path, what: str):
+    """Start `cmd` (a web server, in its own session) and yield once `url` answers; on exit SIGTERM its process
+    group (SIGKILL after 20 s). A server that exits or does not answer in 90 s fails the test with its log."""
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -78,17 +72,32 @@ def tour_url(tmp_path_factory):
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the tour server did not answer at {url}:\n{(tmp / 'serve.log').read_text()[-3000:]}")
+                    pytest.fail(f"{what} did not answer at {url}:\n{log_path.read_text()[-3000:]}")
                 time.sleep(0.5)
-        yield url
+        yield proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)                       # voila and the kernels it started
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the server; it shuts down the kernels it started
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
         log.close()
-        assert "memlib tour (smoke explorers" in (tmp / "serve.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def tour_url(tmp_path_factory):
+    """`python -m memlib serve --profile smoke` on a free port with its own cache; the URL once it answers."""
+    pytest.importorskip("voila", reason="voila is not installed (pip install voila)")
+    tmp = tmp_path_factory.mktemp("tour")
+    port = _free_port()
+    env = {**os.environ, "MEMLIB_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
+    env.pop("MEMLIB_HEADLESS", None)
+    url = f"http://127.0.0.1:{port}/"
+    with _server([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser", "--profile", "smoke"],
+                 url=url, cwd=tmp, env=env, log_path=tmp / "serve.log", what="the tour server"):
+        yield url
+    assert "memlib tour (smoke explorers" in (tmp / "serve.log").read_text()
 
 
 IMAGES = "img.widget-image"
