@@ -231,11 +231,11 @@ def lab(tmp_path):
     for rel, settings in LAB_SETTINGS.items():
         (jup / "settings" / rel).parent.mkdir(parents=True, exist_ok=True)
         (jup / "settings" / rel).write_text(json.dumps(settings))
-    env = {**os.environ, "MEMLIB_CACHE": str(results / "cache"), "PYTHONPATH": str(ROOT),
+    # no MEMLIB_* of the caller's (MEMLIB_HEADLESS: static explorers, MEMLIB_RUN_DIR, MEMLIB_MAX_STEPS, ...)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMLIB_")},
+           "MEMLIB_CACHE": str(results / "cache"), "PYTHONPATH": str(ROOT),
            "JUPYTER_CONFIG_DIR": str(jup / "config"), "JUPYTER_RUNTIME_DIR": str(jup / "runtime"),
            "JUPYTERLAB_SETTINGS_DIR": str(jup / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(jup / "workspaces")}
-    for var in ("MEMLIB_HEADLESS", "MEMLIB_RUN_DIR", "MEMLIB_MAX_STEPS"):   # live widgets; the run writes `results`
-        env.pop(var, None)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     with _server([sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
