@@ -1,14 +1,21 @@
 """The teaching tour as a person meets it: `python -m memlib serve` (Voila) driven by a headless Chromium through
 playwright: the page loads, every explorer draws its figure, a control changed redraws it and the status says done.
+Each of the four notebooks as a person meets it in JupyterLab (its own server, results folder and cache): opened
+under the smoke profile, Run > Run All Cells, every cell runs without a traceback, and each kind of control of its
+explorer (checkbox, dropdown, slider) redraws the figure (other PNG bytes) with "done in" in the status. Slow: the
+smoke notebooks' own run time (1.5 to 4 minutes each on a busy 2-core machine).
 And, without a browser: an explorer opened after a batch run reads the batch run's models from its cache.
 
 Browser: Debian's `chromium` where installed (`apt-get install chromium`; .ci/run installs it when it can), else
-playwright's own build (`python -m playwright install chromium`, needs the network), else the browser test is
+playwright's own build (`python -m playwright install chromium`, needs the network), else the browser tests are
 skipped with one line saying so. On failure a screenshot is saved under the test's results folder (named in the
 failure message).
 """
+import contextlib
 import functools
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -57,19 +64,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def tour_url(tmp_path_factory):
-    """`python -m memlib serve --profile smoke` on a free port with its own cache; the URL once it answers."""
-    pytest.importorskip("voila", reason="voila is not installed (pip install voila)")
-    tmp = tmp_path_factory.mktemp("tour")
-    port = _free_port()
-    env = {**os.environ, "MEMLIB_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
-    env.pop("MEMLIB_HEADLESS", None)
-    log = open(tmp / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser",
-                             "--profile", "smoke"], cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
-    url = f"http://127.0.0.1:{port}/"
+@contextlib.contextmanager
+def _server(cmd, *, url: str, cwd: Path, env: dict, log_path: Path, what: str):
+    """Start `cmd` (a web server, in its own session) and yield once `url` answers; on exit SIGTERM its process
+    group (SIGKILL after 20 s). A server that exits or does not answer in 90 s fails the test with its log."""
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 90
         while True:
@@ -78,17 +78,32 @@ def tour_url(tmp_path_factory):
                 break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the tour server did not answer at {url}:\n{(tmp / 'serve.log').read_text()[-3000:]}")
+                    pytest.fail(f"{what} did not answer at {url}:\n{log_path.read_text()[-3000:]}")
                 time.sleep(0.5)
-        yield url
+        yield proc
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)                       # voila and the kernels it started
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)  # the server; it shuts down the kernels it started
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
         log.close()
-        assert "memlib tour (smoke explorers" in (tmp / "serve.log").read_text()
+
+
+@pytest.fixture(scope="module")
+def tour_url(tmp_path_factory):
+    """`python -m memlib serve --profile smoke` on a free port with its own cache; the URL once it answers."""
+    pytest.importorskip("voila", reason="voila is not installed (pip install voila)")
+    tmp = tmp_path_factory.mktemp("tour")
+    port = _free_port()
+    env = {**os.environ, "MEMLIB_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
+    env.pop("MEMLIB_HEADLESS", None)
+    url = f"http://127.0.0.1:{port}/"
+    with _server([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser", "--profile", "smoke"],
+                 url=url, cwd=tmp, env=env, log_path=tmp / "serve.log", what="the tour server"):
+        yield url
+    assert "memlib tour (smoke explorers" in (tmp / "serve.log").read_text()
 
 
 IMAGES = "img.widget-image"
@@ -161,3 +176,229 @@ def test_explorer_after_a_batch_run_reads_its_models_from_the_cache(tmp_path, mo
     cache = store.default_cache()
     assert cache.root == repo / "results" / "cache"
     assert (cache.hits, cache.misses) == (1, 0)
+
+
+# ---- every notebook in JupyterLab: Run All Cells under smoke, no error, its explorer redraws on each kind of control
+
+# notebook -> (its explorer's title, the controls changed in turn: (kind, the control's label, the new value)):
+# one of each kind the explorer has; the values are cache hits of the smoke notebook or small smoke trainings
+LAB_NOTEBOOKS = {
+    "01_identity_vs_constant": ("Paper 1:", [("dropdown", "init", "xavier_normal"), ("slider", "layers", 2)]),
+    "02_attractors": ("Paper 2:", [("dropdown", "start", "noise"), ("slider", "iteration t", 10)]),
+    "03_downsampling_eigenvectors": ("Paper 3:", [("dropdown", "network", "ND"), ("slider", "# images", 2)]),
+    "04_rho_dynamics": ("Paper 4:", [("checkbox", "BatchNorm", False), ("dropdown", "initial norm", "5.0")]),
+}
+LAB_SETTINGS = {      # JupyterLab user settings for the test's server (its own settings folder)
+    # every cell in the page (no windowing), so the checks below see every output
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    # no news / update toasts over the notebook
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
+                                                                        "checkForUpdates": False},
+}
+
+
+def _smoke_copy(name: str, folder: Path, results: Path) -> Path:
+    """notebooks/<name>.ipynb copied into `folder` with its tagged `parameters` cell set to the smoke profile,
+    `results` as results_dir and the embedded datasets (data_root None, whatever data/ holds)."""
+    import nbformat
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    (cell,) = [c for c in nb.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
+    for key, value in (("profile", "smoke"), ("results_dir", str(results)), ("data_root", None)):
+        cell.source, n = re.subn(rf"^{key}\s*=.*$", f"{key} = {value!r}", cell.source, flags=re.M)
+        assert n == 1, f"{name}: the parameters cell sets {key} {n} times:\n{cell.source}"
+    path = folder / f"{name}.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def chromium():
+    """The Chromium to drive (or a one-line skip), found before any server starts."""
+    return _chromium()
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """JupyterLab (no token, a free loopback port, no browser) serving a folder of its own, with a fresh
+    results folder and model cache (`tmp_path/results`, `$MEMLIB_CACHE` = results/cache) and its own Jupyter
+    settings; yields (url, notebook folder, results folder)."""
+    pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install jupyterlab)")
+    from memlib.__main__ import ensure_kernel
+    ensure_kernel()                                       # the notebooks' kernelspec: "memlib", this Python
+    folder, results, jup = tmp_path / "notebooks", tmp_path / "results", tmp_path / "jupyter"
+    folder.mkdir()
+    results.mkdir()
+    for rel, settings in LAB_SETTINGS.items():
+        (jup / "settings" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (jup / "settings" / rel).write_text(json.dumps(settings))
+    # no MEMLIB_* of the caller's (MEMLIB_HEADLESS: static explorers, MEMLIB_RUN_DIR, MEMLIB_MAX_STEPS, ...)
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMLIB_")},
+           "MEMLIB_CACHE": str(results / "cache"), "PYTHONPATH": str(ROOT),
+           "JUPYTER_CONFIG_DIR": str(jup / "config"), "JUPYTER_RUNTIME_DIR": str(jup / "runtime"),
+           "JUPYTERLAB_SETTINGS_DIR": str(jup / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(jup / "workspaces")}
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    with _server([sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+                  f"--ServerApp.port={port}", "--ServerApp.port_retries=0", "--IdentityProvider.token=",
+                  "--ServerApp.allow_root=True",
+                  "--ServerApp.password=", f"--ServerApp.root_dir={folder}"],
+                 url=f"{url}/api", cwd=folder, env=env, log_path=tmp_path / "lab.log", what="JupyterLab"):
+        yield url, folder, results
+
+
+# all code cells run (a number in every prompt; a failed cell stops Run All and leaves the next ones unnumbered)
+PROMPTS = "() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(p => p.innerText.trim())"
+KERNEL_IDLE = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')].some(
+    e => e.innerText.trim() === 'Python (memlib) | Idle')
+    && !!document.querySelector('.jp-Notebook-ExecutionIndicator[data-status="idle"]')"""
+TRACEBACKS = """() => [...document.querySelectorAll(
+    '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')]
+    .map(o => o.innerText).filter(t => t.includes('Traceback'))"""
+# the explorer box's state: its image's bytes (length and FNV-1a hash; null until drawn) and its status line
+EXPLORER_STATE = """async (box) => {
+    const htmls = box.querySelectorAll(':scope > .widget-html'), img = box.querySelector('img.widget-image');
+    let image = null;
+    if (img && img.src && img.naturalWidth > 0) {
+        try {
+            const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
+            let h = 2166136261;
+            for (const b of bytes) h = Math.imul(h ^ b, 16777619) >>> 0;
+            image = bytes.length + ':' + h;
+        } catch (e) { image = null; }      // a blob URL revoked by the next image under way
+    }
+    return {image, status: htmls.length ? htmls[htmls.length - 1].innerText.trim() : ''};
+}"""
+
+
+def _wait_explorer(box, *, old_image, timeout_s: float, what: str) -> dict:
+    """Wait until the explorer shows an image other than `old_image` and its status says "done in"; fail at
+    once with the status when it shows an error (a bold one-line message instead of "working"/"done")."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        state = box.evaluate(EXPLORER_STATE)
+        if state["image"] and state["image"] != old_image and "done in" in state["status"]:
+            return state
+        if state["status"] and not state["status"].startswith(("working", "done in")):
+            pytest.fail(f"{what}: the explorer says {state['status']!r}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: no new image with 'done in' after {timeout_s:.0f} s (status {state['status']!r}, "
+                        f"image {'unchanged' if state['image'] == old_image else state['image']})")
+        time.sleep(0.5)
+
+
+def _control(box, kind: str, label: str):
+    """The explorer's control of this kind and label: its <select>, checkbox <input> or slider readout."""
+    inner = {"dropdown": "select", "checkbox": "input[type=checkbox]", "slider": ".widget-readout"}[kind]
+    return box.locator(f".widget-{kind}", has_text=label).locator(inner)
+
+
+def _change(box, kind: str, label: str, value) -> None:
+    """Change one ipywidgets control of the explorer `box`, found by its label, as a person would, and check
+    that it shows the new value."""
+    control = _control(box, kind, label)
+    if kind == "dropdown":        # select_option: a closed <select> ignores keys in headless Chromium
+        control.select_option(label=str(value))
+        shown = control.evaluate("s => s.options[s.selectedIndex].text")
+    elif kind == "checkbox":
+        control.set_checked(value)
+        shown = control.is_checked()
+    else:                         # the slider's editable readout: type the value, Enter
+        control.click()
+        control.fill(str(value))
+        control.press("Enter")
+        shown = control.inner_text().strip()
+    assert shown == (value if kind == "checkbox" else str(value)), f"{kind} {label!r} shows {shown!r}, not {value!r}"
+
+
+@contextlib.contextmanager
+def _screenshot_on_failure(page, path: Path):
+    """On any failure inside (pytest.fail's too), save a screenshot of `page` at `path`, say where, re-raise."""
+    try:
+        yield
+    except BaseException:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path))
+        print(f"screenshot of the failing page: {path}")
+        raise
+
+
+def _open_and_run_all(page, url: str, name: str) -> float:
+    """Open <name>.ipynb in JupyterLab, wait for its kernel (the memlib one), Run > Run All Cells and wait until
+    no cell is queued or running and the kernel is idle; the seconds the run took."""
+    page.goto(f"{url}/lab/tree/{name}.ipynb", timeout=120_000)
+    # the status bar names the kernel once it is connected (the toolbar's indicator says idle before: "No Kernel")
+    page.wait_for_function(KERNEL_IDLE, timeout=180_000, polling=500)
+    page.locator(".jp-NotebookPanel .jp-Cell").first.click()           # the notebook is the current widget
+    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(r"^Run All Cells$")).click()   # not "Restart ... and"
+    t0 = time.monotonic()
+    page.wait_for_function(f"() => ({PROMPTS})().some(t => /[*\\d]/.test(t))", timeout=60_000, polling=500)
+    page.wait_for_function(f"() => {{ const p = ({PROMPTS})(); return /\\[\\d+\\]/.test(p[0])"
+                           " && !p.some(t => t.includes('*')); }", timeout=600_000, polling=1000)
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000, polling=500)
+    return time.monotonic() - t0
+
+
+def _failures(page) -> tuple[list, list]:
+    """(the tracebacks shown in any output, the prompts of the code cells that did not run)."""
+    return page.evaluate(TRACEBACKS), [t for t in page.evaluate(PROMPTS) if not re.fullmatch(r"\[\d+\]:", t)]
+
+
+@pytest.mark.parametrize("name", LAB_NOTEBOOKS)
+def test_notebook_runs_in_jupyterlab_and_its_explorer_redraws(name, chromium, lab):
+    """notebooks/<name>.ipynb (smoke) opened in JupyterLab and run with Run > Run All Cells: every cell runs, no
+    traceback in any output; then each kind of control of its explorer changed in turn redraws the figure (other
+    PNG bytes) and the status says "done in". On failure: a screenshot under results/browser (named in the log)."""
+    from playwright.sync_api import sync_playwright
+    url, folder, results = lab
+    _smoke_copy(name, folder, results)
+    title, changes = LAB_NOTEBOOKS[name]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            with _screenshot_on_failure(page, results / "browser" / f"{name}.png"):
+                print(f"{name}: Run All Cells took {_open_and_run_all(page, url, name):.0f} s")
+                tracebacks, not_run = _failures(page)
+                assert not tracebacks, f"{name}: a cell failed:\n" + "\n\n".join(tracebacks)[-4000:]
+                assert not not_run, f"{name}: {len(not_run)} cells did not run"
+
+                box = page.locator(".widget-vbox", has=page.locator(f"text={title}")).last
+                box.scroll_into_view_if_needed()                # in the screenshot if it fails
+                state = _wait_explorer(box, old_image=None, timeout_s=300, what=f"{name}'s first figure")
+                for kind, label, value in changes:
+                    t0 = time.monotonic()
+                    _change(box, kind, label, value)
+                    state = _wait_explorer(box, old_image=state["image"], timeout_s=300,
+                                           what=f"{name}: {kind} {label!r} -> {value!r}")
+                    print(f"{name}: {kind} {label!r} -> {value!r} redrawn in {time.monotonic() - t0:.1f} s "
+                          f"({state['status']})")
+                assert _failures(page) == ([], [])
+        finally:
+            browser.close()
+
+
+def test_jupyterlab_checks_see_a_failed_cell(chromium, lab):
+    """The checks above are not vacuous: in a notebook whose third cell raises, Run All Cells leaves one traceback
+    (a plain stderr line is none) and the fourth cell unrun; a failure inside `_screenshot_on_failure` saves one."""
+    import nbformat
+    from playwright.sync_api import sync_playwright
+    url, folder, results = lab
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in (
+        "print('one')", "import sys; print('a warning', file=sys.stderr)", "1 / 0", "print('four')")])
+    nb.metadata["kernelspec"] = {"name": "memlib", "display_name": "Python (memlib)", "language": "python"}
+    nbformat.write(nb, folder / "fails.ipynb")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            _open_and_run_all(page, url, "fails")
+            tracebacks, not_run = _failures(page)
+            assert len(tracebacks) == 1 and "ZeroDivisionError" in tracebacks[0], tracebacks
+            assert len(not_run) == 1, page.evaluate(PROMPTS)
+            shot = results / "browser" / "fails.png"
+            with pytest.raises(AssertionError), _screenshot_on_failure(page, shot):
+                assert not tracebacks
+            assert shot.stat().st_size > 0
+        finally:
+            browser.close()
