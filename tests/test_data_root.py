@@ -61,7 +61,7 @@ def test_the_report_names_the_data_and_does_not_blame_other_data_on_the_ledger(t
     rows = [r for r in rep["claims"] if r["notebook"] == nb and r["expected"] == claims.REPRODUCED
             and r["about"] != "sanity"]
     assert rows and not any(r["regression"] for r in rows)               # metrics absent: NR, but other data
-    assert all("on other data (read digits in place of mnist" in r["reason"] for r in rows)
+    assert all("on other data (read digits where the ledger's column read mnist)" in r["reason"] for r in rows)
     md = claims_report.render(rep)
     assert "Data: the embedded photos in place of cifar10; the embedded digits in place of mnist (no data root)." in md
     prov["sources"] = {"mnist": "mnist", "cifar10": "photos"}              # the ledger's own data: regressions count
@@ -80,7 +80,7 @@ def test_a_notebook_whose_ledger_column_was_measured_on_other_data(tmp_path, mon
     nb = claims.NOTEBOOKS[2]
     monkeypatch.setitem(claims.core.LEDGER_DATA_BY_NOTEBOOK, "quick", {nb: {"mnist": "digits"}})
     assert claims.core.ledger_data("quick", nb)["mnist"] == "digits"
-    assert claims_report.off_ledger_data({"sources": {"mnist": "mnist"}}, "quick", nb).startswith("read mnist in place")
+    assert claims_report.off_ledger_data({"sources": {"mnist": "mnist"}}, "quick", nb).startswith("read mnist where the ledger's column read digits")
     assert claims_report.off_ledger_data({"sources": {"mnist": "digits"}}, "quick", nb) == ""
 
 

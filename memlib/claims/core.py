@@ -41,9 +41,8 @@ LEDGER_COLUMNS = ("quick", "full", "paper")   # full: its own entry where given,
 LEDGER_DATA = {"quick": {"mnist": "mnist", "cifar10": "photos"}, "full": {"mnist": "mnist", "cifar10": "cifar10"},
                "paper": {"mnist": "mnist", "cifar10": "cifar10"}}
 # Where one notebook's column was measured on other data than the rest (notebook -> {paper's set: set read}).
-# Paper 1's quick column is still the embedded digits' (2026-11-23): its first quick run on MNIST did not finish
-# on the shared 2-core machine; re-measure it (`python -m memlib run --profile quick --only 01`) and drop this.
-LEDGER_DATA_BY_NOTEBOOK: dict = {"quick": {"01_identity_vs_constant": {"mnist": "digits"}}}
+# None today: paper 1's quick column was re-measured on MNIST (2026-11-23).
+LEDGER_DATA_BY_NOTEBOOK: dict = {}
 
 
 def ledger_data(profile: str, notebook: str) -> dict:

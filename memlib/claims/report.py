@@ -113,7 +113,8 @@ def off_ledger_data(provenance: dict | None, profile: str, notebook: str) -> str
     """'' when a notebook read the datasets its profile's ledger was measured on, else what it read instead."""
     ledger = ledger_data(profile, notebook)
     sources = (provenance or {}).get("sources") or {}
-    return ", ".join(f"read {got} in place of {want}, the ledger's {ledger[want]}" for want, got in sorted(sources.items())
+    return ", ".join(f"read {got} where the ledger's column read {ledger[want]}"
+                     for want, got in sorted(sources.items())
                      if want in ledger and ledger[want] != got)
 
 
