@@ -145,7 +145,7 @@ cmd=run
 case "${1:-}" in
   test|check|bench|data|serve|plan) cmd=$1; shift ;;
   wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
-  -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
 esac
 
 setup
