@@ -45,13 +45,16 @@ def train_job(payload: dict, device: str = "cpu") -> list:
     return list(zip(payload["configs"], entries))
 
 
-def flops_per_step(build, x: torch.Tensor) -> float:
-    """FLOPs of one full-batch training step of one model (a forward and a backward pass) on `x`."""
+def flops_per_step(build, x: torch.Tensor, batch_size: int | None = None) -> float:
+    """FLOPs of one training step of one model (a forward and a backward pass) on a batch of `batch_size`
+    images of `x` (None: all of `x`, full-batch), counted on at most 256 of them and scaled."""
     from torch.utils.flop_counter import FlopCounterMode
+    n = min(batch_size or len(x), len(x))
+    counted = min(n, 256)
     model = build_model(build, seed=0)
     with FlopCounterMode(display=False) as counter:
-        model(x[: min(len(x), 256)]).float().pow(2).mean().backward()
-    return counter.get_total_flops() * max(len(x) / min(len(x), 256), 1.0)
+        model(x[:counted]).float().pow(2).mean().backward()
+    return counter.get_total_flops() * n / counted
 
 
 def costs(plan_dir, jobs: list, *, device: str = "cpu", probe_steps: int = 2, progress: bool = True) -> dict:
@@ -71,7 +74,7 @@ def costs(plan_dir, jobs: list, *, device: str = "cpu", probe_steps: int = 2, pr
         if sig not in measured:
             x = p["x"]
             measured[sig] = (step_time(p["build"], x, p["target"], probe_steps=probe_steps, **kw),
-                             flops_per_step(p["build"], x))
+                             flops_per_step(p["build"], x, kw.get("batch_size")))
         step_s, flops = measured[sig]
         gpu_s = job.model_steps * max(flops / H100_FP32_FLOPS, H100_MIN_STEP_S)
         out[job.key] = {"step_s": step_s, "est_s": step_s * job.model_steps, "gflops_step": flops / 1e9,
@@ -82,23 +85,14 @@ def costs(plan_dir, jobs: list, *, device: str = "cpu", probe_steps: int = 2, pr
 
 def print_plan(jobs: list, costs_: dict, *, device: str, profile: str) -> None:
     """One line per notebook (jobs, models, model-steps, estimated time here and H100 GPU-hours), the total."""
-    by_nb: dict = {}
-    for j in jobs:
-        t = by_nb.setdefault(j.notebook, [0, 0, 0, 0.0, 0.0])
-        c = costs_.get(j.key, {})
-        t[0] += 1
-        t[1] += j.n_models
-        t[2] += j.model_steps
-        t[3] += c.get("est_s", 0.0)
-        t[4] += c.get("h100_gpu_h", 0.0)
+    cols = ("jobs", "models", "model_steps", "est_s", "h100_gpu_h")
+    by_nb = _plan.totals(jobs, costs_)
+    by_nb["total"] = {c: sum(t[c] for t in by_nb.values()) for c in cols}
     print(f"plan ({profile}): {'notebook':<28} {'jobs':>5} {'models':>7} {'model-steps':>13} "
           f"{'time on ' + device:>16} {'H100 GPU-h':>11}")
-    total = [0, 0, 0, 0.0, 0.0]
     for nb, t in by_nb.items():
-        print(f"{'':15}{nb:<28} {t[0]:>5} {t[1]:>7} {t[2]:>13,} {format_duration(t[3]):>16} {t[4]:>11.2f}")
-        total = [a + b for a, b in zip(total, t)]
-    print(f"{'':15}{'total':<28} {total[0]:>5} {total[1]:>7} {total[2]:>13,} {format_duration(total[3]):>16} "
-          f"{total[4]:>11.2f}")
+        print(f"{'':15}{nb:<28} {t['jobs']:>5} {t['models']:>7} {t['model_steps']:>13,} "
+              f"{format_duration(t['est_s']):>16} {t['h100_gpu_h']:>11.2f}")
     unship = [j for j in jobs if not j.shippable]
     if unship:
         print(f"  {len(unship)} job(s) can only train inside their notebook: " + "; ".join(
@@ -115,7 +109,8 @@ def _remote_train(job_bytes: bytes, device: str) -> bytes:
     if fault and not os.path.exists(fault):
         Path(fault).write_text(str(os.getpid()))
         os._exit(1)
-    payload = torch.load(io.BytesIO(job_bytes), map_location="cpu", weights_only=False)
+    # onto the worker's device: tensors a callback holds (written on the planning kernel's device) go with the model
+    payload = torch.load(io.BytesIO(job_bytes), map_location=device, weights_only=False)
     buf = io.BytesIO()
     torch.save(train_job(payload, device), buf)
     return buf.getvalue()

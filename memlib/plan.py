@@ -69,11 +69,11 @@ def record(kind: str, build, x: torch.Tensor, target, seeds, init: str, fit_kwar
     root = Path(planning())
     keys = [key(c) for c in configs]
     path = root / "jobs" / f"{keys[0]}.pt"
+    if path.exists():
+        return None
     notebook = os.environ.get("MEMLIB_PLAN_NOTEBOOK", "")
     job = Job(key=keys[0], keys=keys, notebook=notebook, kind=kind, builder=_builder_text(build), seeds=list(seeds),
               steps=int(fit_kwargs.get("steps", 0)), n_params=int(n_params), x_shape=list(x.shape), file=path.name)
-    if path.exists():
-        return None
     payload = {"kind": kind, "build": build, "x": x.detach().cpu(),
                "target": None if target is None else target.detach().cpu(), "seeds": list(seeds), "init": init,
                "fit_kwargs": {k: v for k, v in fit_kwargs.items() if k not in NOT_KEYED},
@@ -101,20 +101,22 @@ def jobs(plan_dir) -> list[Job]:
     return [Job(**load_payload(f)["job"]) for f in files]
 
 
+def totals(jobs_: list[Job], costs: dict | None = None) -> dict:
+    """{notebook: {"jobs", "models", "model_steps", "est_s", "h100_gpu_h"}} summed over `jobs_` (costs by job key)."""
+    costs = costs or {}
+    out: dict = {}
+    for j in jobs_:
+        c = costs.get(j.key, {})
+        t = out.setdefault(j.notebook, {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0, "h100_gpu_h": 0.0})
+        for name, value in (("jobs", 1), ("models", j.n_models), ("model_steps", j.model_steps),
+                            ("est_s", c.get("est_s", 0.0)), ("h100_gpu_h", c.get("h100_gpu_h", 0.0))):
+            t[name] += value
+    return out
+
+
 def write_json(path, jobs_: list[Job], *, profile: str, costs: dict | None = None, note: str = "") -> None:
     """The plan as JSON: its jobs (with `costs[key]` where measured) and the totals per notebook."""
     costs = costs or {}
-    per_notebook: dict = {}
-    rows = []
-    for j in jobs_:
-        c = costs.get(j.key, {})
-        rows.append({**j.__dict__, **c})
-        t = per_notebook.setdefault(j.notebook, {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0,
-                                                 "h100_gpu_h": 0.0})
-        t["jobs"] += 1
-        t["models"] += j.n_models
-        t["model_steps"] += j.model_steps
-        t["est_s"] += c.get("est_s", 0.0)
-        t["h100_gpu_h"] += c.get("h100_gpu_h", 0.0)
-    atomic_write_text(path, json.dumps({"profile": profile, "note": note, "totals": per_notebook, "jobs": rows},
-                                       indent=1, default=str))
+    rows = [{**j.__dict__, **costs.get(j.key, {})} for j in jobs_]
+    atomic_write_text(path, json.dumps({"profile": profile, "note": note, "totals": totals(jobs_, costs),
+                                        "jobs": rows}, indent=1, default=str))

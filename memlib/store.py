@@ -26,7 +26,7 @@ import torch
 from . import claims as _claims
 from . import data as _data
 from . import plan as _plan
-from .models import initialize_
+from .models import count_parameters, initialize_
 from .plot import savefig
 from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
                       planning, remove_orphaned_temporaries, seed_everything, set_device)
@@ -109,14 +109,16 @@ class Cache:
         payload = buf.getvalue()
         atomic_write_bytes(self.path(config), MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
 
-    def get_or_compute(self, config: dict, compute):
+    def get_or_compute(self, config: dict, compute, *, save: bool = True):
+        """The entry for `config`: read (a hit), else `compute()` (a miss), stored unless `save` is False."""
         value = self.load(config)
         if value is not None:
             self.hits += 1
             return value
         self.misses += 1
         value = compute()
-        self.save(config, value)
+        if save:
+            self.save(config, value)
         return value
 
 
@@ -156,10 +158,6 @@ def _entry(model, hist) -> dict:
     return {"state": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "history": hist.as_dict()}
 
 
-def _n_params(build) -> int:
-    return sum(p.numel() for p in build().parameters())
-
-
 def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dict) -> list[dict]:
     """The cache entries of one training, [entry per seed]: `fit_cached`'s ("one": `fit` of one model) or
     `fit_cached_seeds`'s ("band": `fit_many` of the seeds' models). The one place both the notebooks and a
@@ -182,16 +180,13 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
     """
     cache = cache or default_cache()
     config = _config(build, x, target, seed, init, fit_kwargs)
-    value = cache.load(config)
-    if value is not None:
-        cache.hits += 1
-    else:
-        cache.misses += 1
+
+    def compute():
         if planning():
-            _plan.record("one", build, x, target, [seed], init, fit_kwargs, [config], Cache.key, _n_params(build))
-        value = train_entries("one", build, x, target, [seed], init, fit_kwargs)[0]
-        if not planning():
-            cache.save(config, value)
+            _plan.record("one", build, x, target, [seed], init, fit_kwargs, [config], Cache.key,
+                         count_parameters(build()))
+        return train_entries("one", build, x, target, [seed], init, fit_kwargs)[0]
+    value = cache.get_or_compute(config, compute, save=not planning())
     model = build_model(build, seed=seed, init=init)
     model.load_state_dict(value["state"])
     model.to(get_device()).eval()
@@ -229,7 +224,8 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
         cache.misses += len(todo)
         todo_seeds, configs = [s for s, _, _ in todo], [c for _, c, _ in todo]
         if planning():
-            _plan.record("band", build, x, target, todo_seeds, init, fit_kwargs, configs, Cache.key, _n_params(build))
+            _plan.record("band", build, x, target, todo_seeds, init, fit_kwargs, configs, Cache.key,
+                         count_parameters(build()))
         entries = train_entries("band", build, x, target, todo_seeds, init, fit_kwargs)
         for (seed, config, model), entry in zip(todo, entries):
             if not planning():

@@ -69,6 +69,7 @@ def test_flops_per_step_counts_a_linear_layer_in_closed_form():
     x = torch.randn(8, 10)
     # forward x W^T: 2 N in out; backward, the weight's gradient only (x needs none): 2 N in out
     assert engine.flops_per_step(build, x) == 4 * 8 * 10 * 5
+    assert engine.flops_per_step(build, x, batch_size=2) == 4 * 2 * 10 * 5        # a minibatch step
 
 
 def test_ray_retries_a_failing_job_reports_it_and_trains_the_others(tmp_path, monkeypatch):
