@@ -186,7 +186,9 @@ def _plan_notebooks(names, args, results: Path, plan_dir: Path, kernel: str, cel
     import tempfile
     import papermill as pm
     failed = []
-    env = {"MEMLIB_PLAN_DIR": str(plan_dir)}
+    env = {"MEMLIB_PLAN_DIR": str(plan_dir),
+           "MPLBACKEND": "agg"}     # its figures are thrown away: none is rendered at the end of a cell
+    before = {k: os.environ.get(k) for k in (*env, "MEMLIB_RUN_DIR", "MEMLIB_PLAN_NOTEBOOK")}
     for i, name in enumerate(names, 1):
         with tempfile.TemporaryDirectory(prefix=f"memlib-plan-{name}-") as stage:
             os.environ.update(env, MEMLIB_RUN_DIR=stage, MEMLIB_PLAN_NOTEBOOK=name)
@@ -203,26 +205,30 @@ def _plan_notebooks(names, args, results: Path, plan_dir: Path, kernel: str, cel
                       f"{(str(e.evalue).strip().splitlines() or [''])[0][:200]}); its later trainings are not planned",
                       flush=True)
             finally:
-                for k in (*env, "MEMLIB_RUN_DIR", "MEMLIB_PLAN_NOTEBOOK"):
-                    os.environ.pop(k, None)
+                for k, v in before.items():
+                    os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
     return failed
 
 
 def _train_on_ray(names, args, results: Path, kernel: str, cell_timeout) -> int:
     """`run --engine ray`: plan, train the round's jobs on Ray (written into the cache by this driver),
     plan again with their results, until a round plans nothing; the notebooks then render from the cache.
-    Returns the number of jobs that failed twice."""
+    A round re-plans only the notebooks that planned trainings in the round before. Returns the number of
+    jobs that failed twice."""
     from . import engine
     from . import plan as _plan
     from .store import Cache
     cache = Cache(os.environ["MEMLIB_CACHE"])
     failed_jobs: dict = {}
+    todo = list(names)
     for round_ in range(1, MAX_ROUNDS + 1):
         plan_dir = results / "plan" / args.profile / f"round-{round_}"
         shutil.rmtree(plan_dir, ignore_errors=True)
-        print(f"ray: planning round {round_}", flush=True)
-        _plan_notebooks(names, args, results, plan_dir, kernel, cell_timeout)
+        print(f"ray: planning round {round_}" + (f" ({', '.join(todo)})" if round_ > 1 else ""), flush=True)
+        _plan_notebooks(todo, args, results, plan_dir, kernel, cell_timeout)
         jobs = [j for j in _plan.jobs(plan_dir) if j.key not in failed_jobs]
+        # a notebook that planned nothing read every model from the cache: another round can find nothing new in it
+        todo = [n for n in todo if any(j.notebook == n for j in jobs)]
         _plan.write_json(plan_dir / "plan.json", jobs, profile=args.profile)
         if not jobs:
             print(f"ray: round {round_} plans no training: every model is in the cache", flush=True)

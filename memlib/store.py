@@ -358,6 +358,10 @@ class Run:
     def savefig(self, fig, name: str) -> None:
         """Save `fig` as `<name>.png` in this run's folder (listed in provenance). Returns None, so a cell that
         ends with it shows the figure, not a `PosixPath(...)` line; the path is `run.dir / f"{name}.png"`."""
+        if planning():            # a planning pass (memlib.plan) throws its outputs away: no PNG, no inline figure
+            import matplotlib.pyplot as plt
+            plt.close(fig)
+            return
         path = savefig(fig, self.dir / f"{name}.png")
         self.figures.append(path.name)
 

@@ -112,12 +112,20 @@ DRAWN = f"""() => {{ const imgs = [...document.querySelectorAll('{IMAGES}')];
     return imgs.length >= {EXPLORERS} && imgs.every(i => i.src && i.naturalWidth > 0); }}"""
 
 
+# every progress-bar text the page ever showed (a smoke training's bar may be up for well under a second)
+SEEN_BARS = """window.__memlibBars = [];
+new MutationObserver(() => { for (const c of document.querySelectorAll('.widget-html code')) {
+    const t = c.textContent; if (t.includes('%|') && !window.__memlibBars.includes(t)) window.__memlibBars.push(t); } })
+  .observe(document, {subtree: true, childList: true, characterData: true});"""
+
+
 def test_tour_page_renders_every_explorer_and_a_control_redraws(tour_url, tmp_path):
     from playwright.sync_api import sync_playwright
     shots = tmp_path / "results" / "browser"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1300, "height": 900})
+        page.add_init_script(SEEN_BARS)
         try:
             page.goto(tour_url, timeout=120_000)
             page.wait_for_selector("text=A tour of memorization", timeout=120_000)      # after "Reading ..."
@@ -129,6 +137,8 @@ def test_tour_page_renders_every_explorer_and_a_control_redraws(tour_url, tmp_pa
                 assert imgs.nth(i).get_attribute("src").startswith(("blob:", "data:image/png"))
             text = page.inner_text("body")
             assert text.count("done in") == EXPLORERS, text[-2000:]               # every status: done
+            bars = page.evaluate("() => window.__memlibBars")
+            assert bars, "no training's progress bar showed in the page"           # the first views train (empty cache)
             assert "Error" not in text and "Traceback" not in text
 
             # paper 4's explorer: initial norm 0.1 -> 5.0 (select_option: a closed <select> ignores keys)

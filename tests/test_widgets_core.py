@@ -30,15 +30,44 @@ def test_live_explorer_rerenders_on_change_and_reports_errors_in_one_line(monkey
     box = explorer(controls, render, title="t")
     image = box.children[-1]
     assert calls == [(1, "a")] and bytes(image.value)[:4] == b"\x89PNG"
-    assert "done in" in box.children[-3].value                      # the status says the figure is drawn
+    status, progress = box.children[-4], box.children[-2]
+    assert "done in" in status.value                                # the status says the figure is drawn
     assert all(c.style.description_width == "initial" for c in controls.values())   # labels never cut
     controls["init"].value = "b"
     controls["depth"].value = 3
     assert calls == [(1, "a"), (1, "b"), (3, "b")]
     controls["depth"].value = 99
-    status, progress = box.children[-3], box.children[-2]
     assert "ValueError: depth 99 is not trained" in status.value and "second line" not in status.value
-    assert isinstance(progress, w.Output)           # where a training started from the explorer shows its bar
+    assert isinstance(progress, w.Output)           # where anything a render prints shows
+
+
+def test_a_training_the_explorer_starts_reports_its_bar_to_a_widget_not_to_the_console(monkeypatch, capsys):
+    """Issue 18: a first view that trains (a call deferred past its cell in Voila) or a callback (JupyterLab)
+    prints to no page; fit's progress bar must reach the explorer's own IntProgress instead."""
+    import torch
+
+    from memlib import train
+    w = pytest.importorskip("ipywidgets")
+    monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
+    box, seen = [], []
+
+    def render(steps):
+        train.fit(torch.nn.Linear(3, 3), torch.ones(2, 3), steps=steps, lr=0.1, desc="training here")
+        if box:     # the second view: read the bar while the render runs
+            bars = [c for row in box[0].children if isinstance(row, w.HBox) for c in row.children]
+            bar, text = [c for c in bars if isinstance(c, w.IntProgress)][0], [c for c in bars if isinstance(c, w.HTML)][0]
+            seen.append((bar.value, bar.max, bar.layout.display, text.value))
+        fig, ax = plt.subplots(figsize=(1, 1))
+        return fig
+
+    steps = w.IntSlider(value=5, min=1, max=100)
+    box.append(explorer({"steps": steps}, render))
+    steps.value = 37
+    assert seen and seen[-1][:3] == (37, 37, None), seen             # all 37 steps, shown while rendering
+    assert "training here" in seen[-1][3]
+    assert "training here" not in capsys.readouterr().err           # and nothing printed to the console
+    bar = [c for row in box[0].children if isinstance(row, w.HBox) for c in row.children if isinstance(c, w.IntProgress)][0]
+    assert bar.layout.display == "none"                             # hidden once the figure is drawn
 
 
 def test_headless_explorer_is_one_static_figure(monkeypatch):

@@ -7,12 +7,14 @@ An explorer is two parts:
   with fit's progress bar when they are not there. Tests call it directly, without a browser.
 - `explorer(controls, render)`: lays the ipywidgets controls above the figure and re-renders on
   every change. The figure is an ipywidgets Image (PNG bytes), not an Output widget: nbclient can
-  stall on Output widgets' captured output (jupyter/nbclient#312); an Output widget holds only the
-  progress bar of a training started interactively, and is never created headless. In a headless run
+  stall on Output widgets' captured output (jupyter/nbclient#312); an Output widget holds only what a
+  render prints interactively, and is never created headless. A training's progress bar is a widget
+  (an IntProgress fed by `runtime.progress_to`), since printed output of a widget callback or of a call
+  deferred past its cell reaches no page (JupyterLab's Log Console; nowhere in Voila). In a headless run
   (`python -m memlib run`, see `runtime.headless`) it draws the figure for the initial values once,
   statically, so the stored notebook shows it and no widget traffic reaches papermill. Inside a live
   kernel (JupyterLab, Voila) the box is displayed *before* the first figure is drawn, so a first view that
-  trains says "working ..." in the page (the first figure is drawn just after the cell ends); `explorer`
+  trains says "working ..." with its progress bar in the page (the first figure is drawn just after the cell ends); `explorer`
   then returns None (nothing is displayed twice).
 
 Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2), `.downsampling`
@@ -27,7 +29,7 @@ from typing import Callable
 
 import matplotlib.pyplot as plt
 
-from ..runtime import headless
+from ..runtime import headless, progress_to
 from ..store import is_cached
 
 
@@ -71,7 +73,8 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
     import ipywidgets as w
 
     image, status = w.Image(format="png"), w.HTML()
-    progress = w.Output()   # training's progress bar, in the page (a callback's own output goes to the Log Console)
+    progress = w.Output()   # anything render prints, in the page (a callback's own output goes to the Log Console)
+    bar, bar_text = progress_widgets()
 
     def refresh(_change=None):
         values = {name: c.value for name, c in controls.items()}
@@ -79,11 +82,15 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         progress.clear_output()
         t0 = time.perf_counter()
         try:
-            with progress:
+            # training's bars go to a widget: its state reaches the page from a callback and from the deferred
+            # first view alike, where printed output reaches no page in Voila (issue 18)
+            with progress, progress_to(widget_sink(bar, bar_text)):
                 fig = render(**values)
         except Exception as e:  # noqa: BLE001 - an explorer must survive a bad combination
             status.value = f"<b>{_one_line(e)}</b>"
             return
+        finally:
+            bar.layout.display = bar_text.layout.display = "none"
         image.value = figure_png(fig)
         progress.clear_output()
         status.value = f"<i>done in {time.perf_counter() - t0:.1f} s</i>"
@@ -95,11 +102,11 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
             c.style.description_width = "initial"          # full labels ("weight decay", not "weight de...")
         c.observe(refresh, names="value")
     header = [w.HTML(f"<b>{title}</b>")] if title else []
-    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status, progress, image])
+    box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status,
+                           w.HBox([bar, bar_text]), progress, image])
     if _in_kernel():
         # shown first, drawn just after the cell ends: frontends (Voila) show a cell's outputs when it ends, so a
-        # first view that trains shows the box and "working ..." at once (in Voila its bar is seen only for a
-        # training started from the controls: output of this deferred call does not reach the Output widget)
+        # first view that trains shows the box, "working ..." and its progress bar (a widget) at once
         from IPython.display import display
         display(box)
         status.value = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
@@ -110,6 +117,28 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         return None
     refresh()
     return box
+
+
+def progress_widgets():
+    """The explorer's progress bar: an IntProgress and the bar's text beside it, hidden until a bar reports."""
+    import ipywidgets as w
+    bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="40%", display="none"))
+    text = w.HTML(layout=w.Layout(display="none"))
+    return bar, text
+
+
+def widget_sink(bar, text):
+    """A `runtime.progress_to` sink that shows the latest bar (steps of a training, models of a band) in the
+    widgets `progress_widgets` made."""
+    import html
+
+    def sink(n, total, line):
+        bar.layout.display = text.layout.display = None          # shown
+        if total:
+            bar.max = max(int(total), 1)
+        bar.value = min(int(n), bar.max)
+        text.value = f"<code>{html.escape(line)}</code>"
+    return sink
 
 
 def _in_kernel() -> bool:
