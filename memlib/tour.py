@@ -43,7 +43,7 @@ def identity(profile_name: str | None = None):
     _, root = _digits_root()
     x_img, _ = data.training_digit(size=28, root=root)
     panel, names = data.probe_panel(x_img, root=root, seed=0)
-    depths = pick(p, smoke=[1, 3], quick=[1, 2, 3, 5, 8, 11, 14, 17, 20], paper=list(range(1, 21)))
+    depths = pick(p, smoke=[1, 3], quick=[1, 2, 3, 5, 8, 14, 20], paper=list(range(1, 21)))
     width = pick(p, smoke=64, quick=1024, paper=2048)
     return identity_explorer(data.standardize(x_img), data.standardize(panel),
                              steps={"convnet": pick(p, smoke=40, quick=1500, paper=2_000_000),
