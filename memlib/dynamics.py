@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 import torch
 
 from .linalg import spectral_radius
-from .runtime import MemlibError, get_device
+from .runtime import MemlibError, get_device, planning_expand, planning_sample
 
 
 def _record_set(steps: int, record) -> list[int]:
@@ -41,6 +41,7 @@ def iterate(f: Callable, x0: torch.Tensor, steps: int, *, record: Sequence[int] 
         f.eval()
     dev = get_device()
     out = []
+    n, x0 = len(x0), planning_sample(x0)       # a planning pass: one start stands for all (outputs thrown away)
     for i in range(0, len(x0), batch_size):
         x = x0[i:i + batch_size].to(dev)
         kept = [x.cpu()] if 0 in wanted else []
@@ -49,7 +50,7 @@ def iterate(f: Callable, x0: torch.Tensor, steps: int, *, record: Sequence[int] 
             if t in wanted:
                 kept.append(x.cpu())
         out.append(torch.stack(kept) if kept else torch.empty(0, *x.shape))
-    return torch.cat(out, dim=1)
+    return planning_expand(torch.cat(out, dim=1), n, dim=1)
 
 
 def _flat(x: torch.Tensor) -> torch.Tensor:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import torch
 
 from . import models
-from .runtime import get_device
+from .runtime import get_device, planning
 from .store import build_model, fit_cached_seeds, is_cached
 from .train import fit
 
@@ -113,7 +113,11 @@ def format_duration(seconds: float) -> str:
 
 
 def print_estimate(jobs, *, label: str = "training", probe_steps: int = 3) -> dict:
-    """Measure, print one line per costly job and the total, and return `estimate_runtime`'s dict."""
+    """Measure, print one line per costly job and the total, and return `estimate_runtime`'s dict.
+    A planning pass (memlib.plan) measures its jobs itself: nothing is timed here then."""
+    if planning():
+        print(f"{label}: not estimated in a planning pass (python -m memlib plan measures each job)")
+        return {"total": 0.0}
     est = estimate_runtime(jobs, probe_steps=probe_steps)
     total = est["total"]
     costly = sorted(((v, k) for k, v in est.items() if k != "total" and v > 0.05 * total), reverse=True)

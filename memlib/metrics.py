@@ -5,7 +5,7 @@ import torch
 
 from .dynamics import iterate, nearest
 from .models import WEIGHT_TYPES, weight_layers
-from .runtime import MemlibError
+from .runtime import MemlibError, planning_expand, planning_sample
 
 
 def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -51,7 +51,9 @@ def predict(model: torch.nn.Module, x: torch.Tensor, *, batch_size: int = 256) -
     """`model(x)` in eval mode, in batches, on the model's device; returns a CPU tensor."""
     dev = next(model.parameters()).device
     model.eval()
-    return torch.cat([model(x[i:i + batch_size].to(dev)).cpu() for i in range(0, len(x), batch_size)])
+    n, x = len(x), planning_sample(x)          # a planning pass: one input stands for all (outputs thrown away)
+    out = torch.cat([model(x[i:i + batch_size].to(dev)).cpu() for i in range(0, len(x), batch_size)])
+    return planning_expand(out, n)
 
 
 @torch.no_grad()
@@ -195,13 +197,14 @@ def layer_activations(model: torch.nn.Module, x: torch.Tensor, *, reduce=None, b
     hooks = [m.register_forward_hook(lambda _m, _i, out, k=k: parts[k].append(
         (out if reduce is None else reduce(out)))) for k, m in enumerate(mods)]
     model.eval()
+    n, x = len(x), planning_sample(x)          # a planning pass: one input stands for all (outputs thrown away)
     try:
         for i in range(0, len(x), batch_size):
             model(x[i:i + batch_size].to(dev))
     finally:
         for h in hooks:
             h.remove()
-    return [torch.cat([p.cpu() for p in ps]) if torch.is_tensor(ps[0]) else ps for ps in parts]
+    return [planning_expand(torch.cat([p.cpu() for p in ps]), n) if torch.is_tensor(ps[0]) else ps for ps in parts]
 
 
 @torch.no_grad()
@@ -385,7 +388,8 @@ def predict_each_batchnorm(model: torch.nn.Module, x: torch.Tensor) -> torch.Ten
     import copy
     net = copy.deepcopy(model).train()
     dev = next(net.parameters()).device
-    return torch.cat([net(xi[None].to(dev)).cpu() for xi in x])
+    n, x = len(x), planning_sample(x)          # a planning pass: one input stands for all (outputs thrown away)
+    return planning_expand(torch.cat([net(xi[None].to(dev)).cpu() for xi in x]), n)
 
 
 def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float = 0.05,

@@ -131,6 +131,23 @@ def planning() -> str | None:
     return os.environ.get("MEMLIB_PLAN_DIR") or None
 
 
+def planning_sample(x, dim: int = 0):
+    """While `planning()`, the first of the N inputs along `dim` (the evaluation of a planning pass is thrown
+    away: one input stands for all, so planning the paper profile does not evaluate untrained nets on 60,000
+    images); else `x` itself. `planning_expand` gives the result back its N."""
+    if planning() and torch.is_tensor(x) and x.dim() > dim and x.shape[dim] > 1:
+        return x.narrow(dim, 0, 1)
+    return x
+
+
+def planning_expand(out, n: int, dim: int = 0):
+    """`out` computed on `planning_sample`'s one input, repeated to `n` along `dim` (a no-op when it already
+    has `n`, and whenever not planning)."""
+    if planning() and torch.is_tensor(out) and out.dim() > dim and out.shape[dim] == 1 and n != 1:
+        return out.expand(*out.shape[:dim], n, *out.shape[dim + 1:]).clone()
+    return out
+
+
 def default_threads() -> None:
     """Use every core for intra-op parallelism unless the user said otherwise."""
     if "OMP_NUM_THREADS" not in os.environ:

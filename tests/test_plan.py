@@ -114,3 +114,25 @@ def test_ray_options_are_refused_in_one_line_before_anything_runs(tmp_path, caps
     assert main(base + ["--engine", "ray", "--untrained"]) == 2
     assert "no plan" in capsys.readouterr().err
     assert not (tmp_path / "smoke").exists()
+
+
+def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_input(tmp_path, monkeypatch):
+    """Planning the paper profile must not evaluate untrained nets on 60,000 images: while planning, predict,
+    layer_activations and iterate run the model on the first input only and return the shapes of the
+    ordinary run (N rows); without planning they run every input (and return the same shapes)."""
+    from memlib import dynamics, metrics
+    net = models.convnet(3, channels=4)
+    seen = []
+    net.register_forward_pre_hook(lambda _m, args: seen.append(len(args[0])))
+    x = torch.randn(7, 1, 8, 8)
+    ordinary = (metrics.predict(net, x), [a.shape for a in metrics.layer_activations(net, x)],
+                dynamics.iterate(net, x, 3, record=[0, 3]))
+    assert seen == [7, 7, 7, 7, 7]                                     # predict, activations, 3 iterations
+    seen.clear()
+    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    planned = (metrics.predict(net, x), [a.shape for a in metrics.layer_activations(net, x)],
+               dynamics.iterate(net, x, 3, record=[0, 3]))
+    assert seen == [1, 1, 1, 1, 1]                                     # one input stands for all
+    assert planned[0].shape == ordinary[0].shape and planned[1] == ordinary[1]
+    assert planned[2].shape == ordinary[2].shape == (2, 7, 1, 8, 8)
+    assert torch.equal(planned[0][3], ordinary[0][0])                  # every row: the first input's output
