@@ -17,7 +17,7 @@ import torch
 from . import models
 from .runtime import get_device, planning
 from .store import build_model, fit_cached_seeds, is_cached
-from .train import fit
+from .train import TrainingDiverged, fit
 
 
 @dataclass
@@ -75,8 +75,15 @@ def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, pro
         if get_device().type == "cuda":
             torch.cuda.synchronize()
         return time.perf_counter() - start
-    timed(1)                                                             # warm-up (allocations, kernels)
-    short, long = timed(n), timed(2 * n)
+    try:
+        timed(1)                                                         # warm-up (allocations, kernels)
+        short, long = timed(n), timed(2 * n)
+    except TrainingDiverged:
+        # a configuration that diverges within a few steps (paper 4's large initial norms at lr 0.1) costs the
+        # same per step: time it at step size 0 (the same arithmetic), from fresh weights
+        if kw.get("lr") == 0.0:
+            raise
+        return step_time(build, x, target, probe_steps=probe_steps, **{**fit_kwargs, "lr": 0.0})
     return max(long - short, 0.25 * long) / n                            # noise can make the difference tiny
 
 

@@ -136,3 +136,13 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
     assert planned[0].shape == ordinary[0].shape and planned[1] == ordinary[1]
     assert planned[2].shape == ordinary[2].shape == (2, 7, 1, 8, 8)
     assert torch.equal(planned[0][3], ordinary[0][0])                  # every row: the first input's output
+
+
+def test_a_configuration_that_diverges_is_still_timed():
+    """`plan` measures each job's step time with a few `fit` steps; a job that diverges within them (paper 4's
+    large initial norms at lr 0.1) must be timed, not end the plan (it did, measuring the paper profile)."""
+    from memlib import estimate, train
+    x = torch.randn(4, 1, 8, 8)
+    with pytest.raises(train.TrainingDiverged):
+        train.fit(store.build_model(BUILD, seed=0), x, steps=6, lr=1e12, progress=False)
+    assert estimate.step_time(BUILD, x, probe_steps=2, lr=1e12) > 0
