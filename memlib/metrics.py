@@ -80,7 +80,7 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
     """
     wanted = list(range(steps + 1)) if isinstance(steps, int) else [int(t) for t in steps]
     ref = train.reshape(len(train), -1).double().cpu()                   # (M, d)
-    x, at, r = starts, 0, {}
+    x, at, r = planning_sample(starts), 0, {}                             # a planning pass: one start for all
     for t in sorted(set(wanted)):                                         # memory: one iterate at a time
         x = iterate(f, x, t - at, record=[t - at])[0]                     # (N, ...)
         at = t

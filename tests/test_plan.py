@@ -133,6 +133,7 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
     planned = (metrics.predict(net, x), [a.shape for a in metrics.layer_activations(net, x)],
                dynamics.iterate(net, x, 3, record=[0, 3]))
     assert seen == [1, 1, 1, 1, 1]                                     # one input stands for all
+    assert metrics.recovery_probability(net, x[:2], x, steps=2, eps=0.1).shape == (3,) and seen[5:] == [1, 1]
     assert planned[0].shape == ordinary[0].shape and planned[1] == ordinary[1]
     assert planned[2].shape == ordinary[2].shape == (2, 7, 1, 8, 8)
     assert torch.equal(planned[0][3], ordinary[0][0])                  # every row: the first input's output
