@@ -135,6 +135,9 @@ def test_tour_page_renders_every_explorer_and_a_control_redraws(tour_url, tmp_pa
             assert imgs.count() == EXPLORERS
             for i in range(EXPLORERS):
                 assert imgs.nth(i).get_attribute("src").startswith(("blob:", "data:image/png"))
+            # an explorer's image is set just before its status says "done in": wait for every status, not only images
+            page.wait_for_function(f"() => document.body.innerText.split('done in').length - 1 >= {EXPLORERS}",
+                                   timeout=120_000)
             text = page.inner_text("body")
             assert text.count("done in") == EXPLORERS, text[-2000:]               # every status: done
             bars = page.evaluate("() => window.__memlibBars")
