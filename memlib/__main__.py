@@ -205,8 +205,11 @@ def _plan_notebooks(names, args, results: Path, plan_dir: Path, kernel: str, cel
                       f"{(str(e.evalue).strip().splitlines() or [''])[0][:200]}); its later trainings are not planned",
                       flush=True)
             finally:
-                for k, v in before.items():
-                    os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+                for k, v in before.items():      # as they were before planning
+                    if v is None:
+                        os.environ.pop(k, None)
+                    else:
+                        os.environ[k] = v
     return failed
 
 

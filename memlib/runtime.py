@@ -13,6 +13,7 @@ in an hour), paper (the papers' own scale: a cluster).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 
@@ -164,26 +165,20 @@ def headless() -> bool:
 _progress_sink = None   # set by `progress_to`: where bars report instead of printing (an explorer's widget)
 
 
-class progress_to:
+@contextlib.contextmanager
+def progress_to(sink):
     """`with progress_to(sink): ...` sends every `progress_bar` opened inside to `sink(n, total, text)`
     (text: the bar as tqdm prints it; a closed bar reports total None) instead of printing it.
 
     An explorer's figure is drawn in a widget callback or in a call deferred past its cell, whose printed
     output reaches no page (JupyterLab routes it to the Log Console, Voila nowhere); a widget it updates
     (ipywidgets state) reaches the page wherever the call runs."""
-
-    def __init__(self, sink):
-        self.sink, self._outer = sink, None
-
-    def __enter__(self):
-        global _progress_sink
-        self._outer, _progress_sink = _progress_sink, self.sink
-        return self.sink
-
-    def __exit__(self, *exc):
-        global _progress_sink
-        _progress_sink = self._outer
-        return False
+    global _progress_sink
+    outer, _progress_sink = _progress_sink, sink
+    try:
+        yield sink
+    finally:
+        _progress_sink = outer
 
 
 def progress_bar(**kwargs):
