@@ -212,24 +212,32 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
     out, todo = {}, []
     for seed in seeds:
         config = _config(build, x, target, seed, init, fit_kwargs)
-        model = build_model(build, seed=seed, init=init)
         value = cache.load(config)
         if value is None:
-            todo.append((seed, config, model))
+            todo.append((seed, config))
             continue
         cache.hits += 1
+        model = build_model(build, seed=seed, init=init)
         model.load_state_dict(value["state"])
         out[seed] = (model.to(get_device()).eval(), History.from_dict(value["history"]))
     if todo:
         cache.misses += len(todo)
-        todo_seeds, configs = [s for s, _, _ in todo], [c for _, c, _ in todo]
+        todo_seeds, configs = [s for s, _ in todo], [c for _, c in todo]
         if planning():
             _plan.record("band", build, x, target, todo_seeds, init, fit_kwargs, configs, Cache.key,
                          count_parameters(build()))
+            # a planning pass throws its outputs away: the first missing seed's untrained model stands for every
+            # missing seed (paper 1's 1024-channel bands of 5 seeds held 6 GB each; its plan ran out of 23 GB)
+            (entry,) = train_entries("band", build, x, target, todo_seeds[:1], init, fit_kwargs)
+            model = build_model(build, seed=todo_seeds[0], init=init)
+            model.load_state_dict(entry["state"])
+            model.to(get_device()).eval()
+            out.update((seed, (model, History.from_dict(entry["history"]))) for seed in todo_seeds)
+            return [out[s] for s in seeds]
         entries = train_entries("band", build, x, target, todo_seeds, init, fit_kwargs)
-        for (seed, config, model), entry in zip(todo, entries):
-            if not planning():
-                cache.save(config, entry)
+        for (seed, config), entry in zip(todo, entries):
+            cache.save(config, entry)
+            model = build_model(build, seed=seed, init=init)
             model.load_state_dict(entry["state"])
             out[seed] = (model.to(get_device()).eval(), History.from_dict(entry["history"]))
     return [out[s] for s in seeds]

@@ -64,6 +64,22 @@ def test_a_seed_band_plans_only_its_missing_seeds_as_one_job(tmp_path, monkeypat
     assert all(_states_equal(m.state_dict(), r.state_dict()) for (m, _), (r, _) in zip(got, ref))
 
 
+def test_planning_a_band_holds_one_untrained_model_for_its_missing_seeds(tmp_path, monkeypatch):
+    """Paper 1's plan ran out of 23 GB holding 5 seeds of every paper-scale band: while planning, the first
+    missing seed's untrained model stands for every missing seed (its outputs are thrown away); a cached seed
+    is read as always."""
+    x = torch.randn(2, 1, 8, 8)
+    cache = store.Cache(tmp_path / "cache")
+    (trained, _), = store.fit_cached_seeds(BUILD, x, seeds=[1], cache=cache, **FIT)
+    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    got = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
+    (m0, h0), (m1, _), (m2, h2) = got
+    assert m0 is m2 and m1 is not m0 and h0.loss == h2.loss and len(h0.loss) <= 1
+    assert _states_equal(m0.state_dict(), store.build_model(BUILD, seed=0).state_dict())      # untrained, seed 0
+    assert _states_equal(m1.state_dict(), trained.state_dict())                                 # read from the cache
+    assert [j.seeds for j in plan.jobs(tmp_path / "plan")] == [[0, 2]]                          # the job has both
+
+
 def test_flops_per_step_counts_a_linear_layer_in_closed_form():
     build = functools.partial(torch.nn.Linear, 10, 5, bias=False)
     x = torch.randn(8, 10)
