@@ -153,6 +153,9 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
     assert planned[0].shape == ordinary[0].shape and planned[1] == ordinary[1]
     assert planned[2].shape == ordinary[2].shape == (2, 7, 1, 8, 8)
     assert torch.equal(planned[0][3], ordinary[0][0])                  # every row: the first input's output
+    seen.clear()                                                       # Fig 10's classifier: one of each set
+    err = metrics.layerwise_error(net, x, torch.arange(7) % 3, x[:5], torch.arange(5) % 3)
+    assert err.shape == (4,) and seen == [1, 1]
 
 
 def test_a_configuration_that_diverges_is_still_timed():
