@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import torch
 
 from . import models
-from .runtime import get_device, planning
-from .store import build_model, fit_cached_seeds, is_cached
+from .runtime import get_device, planning, progress_bar
+from .store import build_model, cache_key, fit_cached_seeds, is_cached
 from .train import TrainingDiverged, fit
 
 
@@ -44,6 +44,44 @@ class Job:
         """`train`, split: ([model per seed], [History per seed]) in `seeds` order."""
         fitted = self.train(**extra)
         return [m for m, _ in fitted], [h for _, h in fitted]
+
+
+def train_together(jobs, *, workers: int | None = None, progress: bool = True) -> None:
+    """Train every job of `jobs` the cache lacks, several at once on a CPU; afterwards each job's
+    `train`/`band` reads the cache, so a notebook calls this before the loop that uses the jobs.
+
+    Small models use a core badly: on a CPU with `workers` (default: the intra-op threads) > 1 the jobs
+    run in that many Python threads with one intra-op thread each (PyTorch releases the GIL inside its
+    kernels). Each job trains exactly as its own `train` would (its models are built under a lock, its
+    arithmetic is one thread's). On a GPU, while planning, or with one job to train, this does nothing:
+    the jobs train one after another where they are used."""
+    from concurrent.futures import ThreadPoolExecutor
+    workers = workers or torch.get_num_threads()
+    todo, seen = [], set()
+    for j in jobs:
+        keys = tuple(cache_key(j.build, j.x, j.target, seed=s, steps=j.steps, **j.fit_kwargs) for s in j.seeds)
+        if keys not in seen and not all(is_cached(j.build, j.x, j.target, seed=s, steps=j.steps, **j.fit_kwargs)
+                                        for s in j.seeds):
+            todo.append(j)                        # a job asked for twice (a sweep's shared model) trains once
+        seen.add(keys)
+    if planning() or get_device().type != "cpu" or workers < 2 or len(todo) < 2:
+        return
+    saved = torch.get_num_threads()
+    bar = progress_bar(total=len(todo), desc=f"training {len(todo)} jobs, {workers} at a time", disable=not progress)
+
+    def one(job):
+        torch.set_num_threads(1)                                  # this thread's intra-op threads
+        job.train(progress=False)
+        bar.update(1)
+        bar.set_postfix_str(job.name)
+
+    torch.set_num_threads(1)
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(one, sorted(todo, key=lambda j: -j.steps * len(j.seeds))))   # longest first
+    finally:
+        torch.set_num_threads(saved)
+        bar.close()
 
 
 def convnet_job(depth: int, *, x: torch.Tensor, steps: int, seeds, channels: int, kernel: int = 5, name: str = "",

@@ -17,6 +17,7 @@ import os
 import platform
 import subprocess
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -135,12 +136,16 @@ def set_default_cache(cache: Cache | None) -> None:
     _default_cache = cache
 
 
+_BUILD_LOCK = threading.Lock()     # the global RNG: trainings in parallel threads (estimate.train_together)
+
+
 def build_model(build, *, seed: int = 0, init: str = "default") -> torch.nn.Module:
     """Build a model from `seed` exactly as `fit_cached` does (same seed, same initial weights)."""
-    torch.manual_seed(seed)
-    model = build()
-    if init != "default":
-        initialize_(model, init)
+    with _BUILD_LOCK:                 # seeding and drawing the initial weights is one step, whatever the thread
+        torch.manual_seed(seed)
+        model = build()
+        if init != "default":
+            initialize_(model, init)
     return model
 
 
@@ -191,6 +196,12 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
     model.load_state_dict(value["state"])
     model.to(get_device()).eval()
     return model, History.from_dict(value["history"])
+
+
+def cache_key(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0, init: str = "default",
+              **fit_kwargs) -> str:
+    """The key `fit_cached` stores this training under (the same arguments, the same key)."""
+    return Cache.key(_config(build, x, target, seed, init, fit_kwargs))
 
 
 def is_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0,

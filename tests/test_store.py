@@ -105,3 +105,31 @@ def test_seed_band_trains_misses_together_and_shares_fit_cacheds_keys(tmp_path, 
     assert calls == [2, 1]                                                   # (the fresh single fit above)
     store.fit_cached_seeds(build, x, seeds=[0, 1, 2], cache=cache, **kw)
     assert calls == [2, 1]                                                   # everything is a hit now
+
+
+def test_train_together_stores_what_each_job_would_train_alone_and_a_shared_job_once(tmp_path, monkeypatch):
+    """`estimate.train_together` trains the jobs the cache lacks in parallel threads (one intra-op thread each):
+    every model must be the one its own `train` gives (initial weights from its seed, though the threads seed
+    the global RNG at the same time), a job listed twice trains once, and a cached job is not trained again."""
+    from memlib import estimate
+    x = torch.randn(3, 1, 8, 8)
+    kw = dict(lr=0.01, momentum=0.9)
+    jobs = [estimate.Job(f"fcn {h}", functools.partial(models.fcn, 64, h, width=32), x, 30, [0, 1], fit_kwargs=kw)
+            for h in (1, 2, 3)]
+    monkeypatch.setattr(store, "_default_cache", store.Cache(tmp_path / "alone"))    # restored afterwards
+    alone = [j.train(progress=False) for j in jobs]
+    monkeypatch.setattr(store, "_default_cache", store.Cache(tmp_path / "together"))
+    jobs[2].train(progress=False)                                        # already cached: not trained again
+    cache = store.default_cache()
+    calls = []
+    real_fit_many = store.fit_many
+    monkeypatch.setattr(store, "fit_many", lambda *a, **k: calls.append(len(a[0])) or real_fit_many(*a, **k))
+    estimate.train_together(jobs + [jobs[0]], workers=2, progress=False)
+    assert sorted(calls) == [2, 2]                                       # jobs 0 and 1, each once
+    together = [j.train(progress=False) for j in jobs]
+    assert cache.hits >= 6
+    for band_a, band_t in zip(alone, together):
+        for (ma, ha), (mt, ht) in zip(band_a, band_t):
+            assert all(torch.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in
+                       zip(ma.state_dict().values(), mt.state_dict().values()))
+            assert ha.final_loss == pytest.approx(ht.final_loss, rel=1e-4)
