@@ -5,6 +5,7 @@ import sys
 
 import nbformat
 import pytest
+import torch
 
 from memlib.__main__ import NOTEBOOK_DIR, notebooks
 from memlib.claims.report import decode
@@ -113,12 +114,22 @@ def test_the_ray_engine_trains_each_planned_job_once_and_renders_the_serial_runs
     trained = [int(n) for n in re.findall(r"ray: round \d+: (\d+) job\(s\) trained, 0 failed", log)]
     assert sum(trained) == len(planned), log[-3000:]         # each planned job trained once, none failed
     assert not json.loads(rounds[-1].read_text())["jobs"]    # the last round found nothing left to train
+    entries = sorted(p.name for p in (out / "cache").glob("*.pt"))
+    assert entries == sorted(p.name for p in (serial / "cache").glob("*.pt"))   # the same trainings, by cache key
+    for entry in entries:                                   # and the same weights and loss curves, bit for bit
+        ours, theirs = (_cache_value(d / "cache" / entry) for d in (out, serial))
+        assert ours["history"]["loss"] == theirs["history"]["loss"], entry
+        ours, theirs = _tensors(ours["state"]), _tensors(theirs["state"])
+        assert ours.keys() == theirs.keys() and all(torch.equal(ours[k], theirs[k]) for k in ours), entry
     for name in NAMES:
         prov = json.loads((out / "smoke" / name / "provenance.json").read_text())
         assert prov["cache_misses"] == 0 and prov["cache_hits"] > 0, f"{name} trained {prov['cache_misses']} itself"
         ours = json.loads((out / "smoke" / name / "metrics.json").read_text())
         theirs = json.loads((serial / "smoke" / name / "metrics.json").read_text())
-        assert ours == theirs, f"{name}: " + ", ".join(k for k in theirs if ours.get(k) != theirs[k])[:500]
+        # Equal weights give equal metrics up to the last bit of float64 LAPACK (eig, lstsq), which may round
+        # differently from one process to the next (seen: 0.9628034559820814 vs ...813 in paper 3's Fig 6).
+        differing = [k for k in theirs if not _close(ours.get(k), theirs[k])]
+        assert ours.keys() == theirs.keys() and not differing, f"{name}: " + ", ".join(differing)[:500]
     second = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
     log2 = second.stdout + second.stderr
     assert second.returncode == 0 and "round 1 plans no training" in log2 and "trained, " not in log2, log2[-3000:]
@@ -141,3 +152,26 @@ def test_the_tours_explorers_are_the_notebooks_own(smoke_results, monkeypatch, p
         assert cache.hits >= 1 and cache.misses == 0, f"tour.{paper}: {cache.misses} model(s) not in the batch cache"
     finally:
         store.set_default_cache(None)
+
+
+def _cache_value(path):
+    """The stored value of one cache entry (its header line skipped)."""
+    import io
+    return torch.load(io.BytesIO(path.read_bytes().partition(b"\n")[2]), map_location="cpu", weights_only=True)["value"]
+
+
+def _tensors(obj, prefix=""):
+    """Every tensor in a nested value, by its path: {path: tensor}."""
+    if isinstance(obj, torch.Tensor):
+        return {prefix: obj}
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, (list, tuple)) else ()
+    return {k: t for key, v in items for k, t in _tensors(v, f"{prefix}/{key}").items()}
+
+
+def _close(a, b, rel=1e-9):
+    """Metrics equal up to float64 rounding: numbers within `rel`, lists elementwise, NaN equal to NaN."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y, rel) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b or abs(a - b) <= rel * max(abs(a), abs(b)) or (a != a and b != b)
+    return a == b
