@@ -53,8 +53,8 @@ def train_together(jobs, *, workers: int | None = None, progress: bool = True) -
     Small models use a core badly: on a CPU with `workers` (default: the intra-op threads) > 1 the jobs
     run in that many Python threads with one intra-op thread each (PyTorch releases the GIL inside its
     kernels). Each job trains exactly as its own `train` would (its models are built under a lock, its
-    arithmetic is one thread's). On a GPU, while planning, or with one job to train, this does nothing:
-    the jobs train one after another where they are used."""
+    arithmetic is one thread's). On a GPU, or with one job to train, this does nothing: the jobs train
+    one after another where they are used. While planning it records the jobs with one thread each."""
     from concurrent.futures import ThreadPoolExecutor
     workers = workers or torch.get_num_threads()
     todo, seen = [], set()
@@ -64,9 +64,17 @@ def train_together(jobs, *, workers: int | None = None, progress: bool = True) -
                                         for s in j.seeds):
             todo.append(j)                        # a job asked for twice (a sweep's shared model) trains once
         seen.add(keys)
-    if planning() or get_device().type != "cpu" or workers < 2 or len(todo) < 2:
+    if get_device().type != "cpu" or workers < 2 or len(todo) < 2:
         return
     saved = torch.get_num_threads()
+    if planning():             # record the jobs now, with the one intra-op thread each will train with here,
+        torch.set_num_threads(1)   # so that a Ray worker repeats this arithmetic bit for bit (memlib.engine)
+        try:
+            for job in todo:
+                job.train(progress=False)
+        finally:
+            torch.set_num_threads(saved)
+        return
     bar = progress_bar(total=len(todo), desc=f"training {len(todo)} jobs, {workers} at a time", disable=not progress)
 
     def one(job):

@@ -1,6 +1,7 @@
 """Trainings as data (memlib.plan) and running them elsewhere (memlib.engine): a planned job, trained in
 another process, stores exactly what the notebook's own `fit_cached` would have stored."""
 import functools
+import io
 import json
 import subprocess
 import sys
@@ -13,6 +14,11 @@ from memlib.runtime import MemlibError
 
 BUILD = functools.partial(models.convnet, 2, channels=4)
 FIT = dict(steps=12, lr=0.01, momentum=0.9, progress=False)
+
+
+def _entry(path) -> dict:
+    """One cache entry's stored value (its header line skipped)."""
+    return torch.load(io.BytesIO(path.read_bytes().partition(b"\n")[2]), weights_only=True)["value"]
 
 
 def _states_equal(a, b) -> bool:
@@ -166,3 +172,41 @@ def test_a_configuration_that_diverges_is_still_timed():
     with pytest.raises(train.TrainingDiverged):
         train.fit(store.build_model(BUILD, seed=0), x, steps=6, lr=1e12, progress=False)
     assert estimate.step_time(BUILD, x, probe_steps=2, lr=1e12) > 0
+
+
+def test_jobs_trained_together_are_planned_with_the_one_thread_each_trains_with(tmp_path, monkeypatch):
+    """`estimate.train_together` trains each job with one intra-op thread; planned, those jobs carry that
+    thread count, so a Ray worker (memlib.engine.train_job) stores the same weights and losses bit for bit
+    (CI's Ray run, with the kernel's 2 threads, differed from the serial run in the last bits)."""
+    from memlib import estimate
+    saved = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        x = torch.randn(16, 1, 8, 8)
+        jobs = [estimate.Job(f"fcn {h}", functools.partial(models.fcn, 64, h, width=48), x, 20, [0, 1],
+                             fit_kwargs=dict(lr=0.01, momentum=0.9)) for h in (2, 3)]
+        monkeypatch.setattr(store, "_default_cache", store.Cache(tmp_path / "serial"))
+        estimate.train_together(jobs, workers=2, progress=False)
+        serial = {p.name: _entry(p) for p in (tmp_path / "serial").glob("*.pt")}
+        monkeypatch.setattr(store, "_default_cache", store.Cache(tmp_path / "cache"))
+        monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+        estimate.train_together(jobs, workers=2, progress=False)
+        for j in jobs:
+            j.train(progress=False)                                           # the notebook's loop: no new job
+        planned = plan.jobs(tmp_path / "plan")
+        assert len(planned) == 2 and not list((tmp_path / "cache").glob("*.pt"))
+        monkeypatch.delenv("MEMLIB_PLAN_DIR")
+        cache = store.default_cache()
+        for job in planned:
+            payload = plan.load_payload(tmp_path / "plan" / "jobs" / job.file)
+            assert payload["threads"] == 1
+            for config, entry in engine.train_job(payload, "cpu"):
+                cache.save(config, entry)
+        assert torch.get_num_threads() == 1                                   # train_job set the payload's
+    finally:
+        torch.set_num_threads(saved)
+    ray_like = {p.name: _entry(p) for p in (tmp_path / "cache").glob("*.pt")}
+    assert sorted(ray_like) == sorted(serial) and len(serial) == 4
+    for name, entry in serial.items():
+        assert entry["history"]["loss"] == ray_like[name]["history"]["loss"]
+        assert _states_equal(entry["state"], ray_like[name]["state"])
