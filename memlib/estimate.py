@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import torch
 
 from . import models
-from .runtime import get_device, planning, progress_bar
+from .runtime import get_device, planning, progress_bar, thread_numerics
 from .store import build_model, cache_key, fit_cached_seeds, is_cached
 from .train import TrainingDiverged, fit
 
@@ -79,6 +79,7 @@ def train_together(jobs, *, workers: int | None = None, progress: bool = True) -
 
     def one(job):
         torch.set_num_threads(1)                                  # this thread's intra-op threads
+        thread_numerics()                                         # and its floating-point state
         job.train(progress=False)
         bar.update(1)
         bar.set_postfix_str(job.name)

@@ -30,7 +30,7 @@ import torch.nn.functional as F
 
 from . import ensemble
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
+from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar, thread_numerics
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
 SCHEDULES = ("constant", "stagewise")
@@ -478,6 +478,7 @@ def _fit_threads(models, seeds, x, target, workers: int, *, desc=None, progress=
 
     def one(i):
         torch.set_num_threads(1)                                  # this thread's OpenMP setting
+        thread_numerics()                                         # and its floating-point state
         h = fit(models[i], x, target, seed=seeds[i], progress=False, **kw)
         bar.update(1)
         return h

@@ -206,6 +206,47 @@ def test_batched_training_on_the_gpu(gpu, on_cpu, tol, device_stop):
                 torch.testing.assert_close(p.cpu(), q, **tol)
 
 
+def test_the_cpu_flushes_denormals_in_the_session_thread_and_in_training_threads():
+    """set_device's policy flushes denormals to zero on the CPU (x86 FTZ/DAZ: Adam's decayed second moments no
+    longer crawl), also in a worker thread that calls thread_numerics (the bit is per thread); a thread that
+    does not keeps them."""
+    import threading
+    if not torch.set_flush_denormal(True):
+        pytest.skip("this CPU cannot flush denormals")
+    torch.set_flush_denormal(False)
+    tiny = torch.tensor([1e-39])                                  # a float32 denormal (made while kept)
+    assert (tiny * 1.0).item() != 0.0                             # kept: the check below can fail
+    runtime.set_device("cpu")
+    assert (tiny * 1.0).item() == 0.0
+    seen = {}
+
+    def worker(call):
+        torch.set_flush_denormal(False)                           # a thread whose state is not the session's
+        if call:
+            runtime.thread_numerics()
+        seen[call] = (tiny * 1.0).item()
+
+    for call in (True, False):
+        t = threading.Thread(target=worker, args=(call,))
+        t.start(), t.join()
+    assert seen == {True: 0.0, False: pytest.approx(1e-39, rel=1e-3)}
+    assert (tiny * 1.0).item() == 0.0                             # this thread is untouched
+
+
+@pytest.mark.parametrize("pool_first", [False, True])
+def test_provenance_says_which_threads_flush_denormals(pool_first):
+    """numerics() measures it: intra-op threads started after set_device inherit the flush; a pool started
+    before keeps denormals in its other threads, and provenance says so (fresh processes, 2 threads)."""
+    import subprocess
+    import sys
+    code = ("import torch; torch.set_num_threads(2)\n"
+            + ("(torch.ones(1 << 21) * 2).sum()\n" if pool_first else "")
+            + "from memlib import runtime; runtime.set_device('cpu'); print(runtime.numerics()['cpu_denormals'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == ("kept by some intra-op threads" if pool_first else "flushed to zero")
+
+
 # ---- on a real GPU only (`pytest --device cuda`) ---------------------------------------------------------
 
 @pytest.mark.cuda_only
@@ -213,7 +254,7 @@ def test_numerical_policy_on_the_gpu_is_full_float32():
     """set_device("cuda") turns TF32 off: a convolution and a matrix product in float32 agree with float64 to
     float32 rounding (TF32's 10-bit mantissa errs ~1e-3), and a deep linear ConvNet passes check_linear."""
     runtime.set_device("cuda")
-    assert runtime.numerics()["policy"] == "float32, TF32 off"
+    assert runtime.numerics()["policy"] == runtime.NUMERICS
     g = torch.Generator().manual_seed(0)
     x, w = torch.randn(4, 32, 28, 28, generator=g), torch.randn(32, 32, 5, 5, generator=g)
     ref = torch.nn.functional.conv2d(x.double(), w.double(), padding=2)

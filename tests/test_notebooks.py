@@ -9,6 +9,7 @@ import torch
 
 from memlib.__main__ import NOTEBOOK_DIR, notebooks
 from memlib.claims.report import decode
+from memlib import runtime
 
 NAMES = notebooks()
 
@@ -52,7 +53,7 @@ def test_smoke_outputs(smoke_results, name):
                            for v in metrics.values())
     prov = json.loads((d / "provenance.json").read_text())
     assert prov["parameters"]["profile"] == "smoke" and prov["wall_time_s"] > 0 and prov["versions"]["torch"]
-    assert prov["numerics"]["policy"] == "float32, TF32 off"
+    assert prov["numerics"]["policy"] == runtime.NUMERICS
     executed = nbformat.read(d / f"{name}.ipynb", as_version=4)
     assert any(o.get("output_type") == "display_data" for c in executed.cells if c.cell_type == "code"
                for o in c.get("outputs", [])), "figures were not rendered inline"

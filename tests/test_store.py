@@ -4,7 +4,7 @@ import functools
 import pytest
 import torch
 
-from memlib import models, store, train
+from memlib import models, runtime, store, train
 
 
 def test_cache_hit_does_not_retrain(tmp_path, monkeypatch):
@@ -77,7 +77,7 @@ def test_run_writes_metrics_and_provenance(tmp_path):
     rows = run.finish()
     d = tmp_path / "smoke" / "01_identity_vs_constant"
     assert (d / "metrics.json").exists() and (d / "provenance.json").exists()
-    assert json.loads((d / "provenance.json").read_text())["numerics"]["policy"] == "float32, TF32 off"
+    assert json.loads((d / "provenance.json").read_text())["numerics"]["policy"] == runtime.NUMERICS
     assert rows and all(r["outcome"] in ("reproduced", "not reproduced", "not run") for r in rows)
     store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)   # a new run starts:
     assert not (d / "provenance.json").exists() and not (d / "metrics.json").exists()         # no stale results
