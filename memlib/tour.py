@@ -62,7 +62,7 @@ def attractors(profile_name: str | None = None):
     x_test_all, _ = data.load_images(name, split="test", root=root)
     n3a, n3b = pick(p, smoke=(10, 5), quick=(100, 20), paper=(100, 20))
     w3a = w3b = pick(p, smoke=32, quick=128, paper=128)
-    return attractors_explorer(iterations=50, steps=pick(p, smoke=100, quick=20_000, paper=20_000), seed=0,
+    return attractors_explorer(iterations=50, steps=pick(p, smoke=100, quick=40_000, paper=100_000), seed=0,
                                autoencoders={f"Fig 3b: 14 x {w3b} on {n3b} digits": (n3b, 14, w3b),
                                              f"Fig 3a: 7 x {w3a} on {n3a} digits": (n3a, 7, w3a)},
                                train_pool=x_train_all, test_pool=x_test_all)

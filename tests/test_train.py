@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from memlib import models
-from memlib.train import History, OPTIMIZERS, TrainingDiverged, fit, stagewise
+from memlib.train import History, OPTIMIZERS, TrainingDiverged, final_decay, fit, stagewise
 
 pytestmark = pytest.mark.device          # under `pytest --device cuda` these run on the GPU
 
@@ -14,6 +14,12 @@ def test_stagewise_schedule_is_paper_1s():
         [1, 1, 0.2, 0.2, 0.04, 0.04, 0.008, 0.008])
     h = fit(models.fcn(4, 0), torch.randn(1, 4), steps=10, lr=0.5, schedule="stagewise", log_every=1, progress=False)
     assert h.lr[0] == 0.5 and h.lr[3] == pytest.approx(0.1) and h.lr[-1] == pytest.approx(0.5 * 0.008)
+
+
+def test_final_decay_is_constant_then_a_tenth_for_the_last_tenth():
+    assert [final_decay(s, 100) for s in (0, 50, 89, 90, 99)] == pytest.approx([1, 1, 1, 0.1, 0.1])
+    h = fit(models.fcn(4, 0), torch.randn(1, 4), steps=20, lr=0.5, schedule="final_decay", log_every=1, progress=False)
+    assert h.lr[:18] == [0.5] * 18 and h.lr[18:] == pytest.approx([0.05] * 3)     # steps 18, 19 and the final read
 
 
 @pytest.mark.parametrize("opt,lr", [("sgd", 0.1), ("adam", 1e-2), ("adagrad", 1e-1), ("rmsprop", 1e-3), ("adamax", 1e-2)])

@@ -24,7 +24,8 @@ from . import explorer, status_line
 # name -> (training digits, weight layers, width): paper 2, Fig 3a (7 x 128 on 100) and 3b (14 x 128 on 20)
 AUTOENCODERS = {"Fig 3b: 14 x 128 on 20 digits": (20, 14, 128), "Fig 3a: 7 x 128 on 100 digits": (100, 7, 128)}
 STARTS = ("test digit", "noise", "square")
-FIT = dict(optimizer="adam", lr=1e-3, schedule="stagewise")      # the notebook's ADAM settings
+ACTIVATION = "leaky_relu"                                          # notebook 02's F3_ACTIVATION
+FIT = dict(optimizer="adam", lr=1e-3, schedule="final_decay")    # notebook 02's F3_FIT
 
 
 def start_image(kind: str, index: int, shape, *, test_pool=None) -> torch.Tensor:
@@ -38,7 +39,8 @@ def start_image(kind: str, index: int, shape, *, test_pool=None) -> torch.Tensor
 
 def render_attractors(model: str = "Fig 3b: 14 x 128 on 20 digits", start: str = "test digit", index: int = 0,
                       step: int = 0, *, iterations: int = 50, steps: int = 6000, seed: int = 0,
-                      autoencoders=None, train_pool=None, test_pool=None) -> plt.Figure:
+                      autoencoders=None, activation: str = ACTIVATION, fit=None, train_pool=None,
+                      test_pool=None) -> plt.Figure:
     """Figure: f^step(x0) | distance to the nearest training digit over 0..iterations | that digit."""
     autoencoders = autoencoders or AUTOENCODERS
     check_choice(model, tuple(autoencoders), "autoencoder")
@@ -48,9 +50,10 @@ def render_attractors(model: str = "Fig 3b: 14 x 128 on 20 digits", start: str =
     x_all = train_pool if train_pool is not None else data.load_images("digits")[0]
     x_train = x_all[:n]                                                     # (n, 1, h, w)
     d = int(np.prod(x_train.shape[1:]))
-    build = functools.partial(models.autoencoder_fcn, d, layers, width=width)
-    status = status_line(build, x_train, seed=seed, steps=steps, **FIT)
-    net, hist = fit_cached(build, x_train, seed=seed, steps=steps, desc=model, **FIT)
+    build = functools.partial(models.autoencoder_fcn, d, layers, width=width, activation=activation)
+    fit = fit or FIT
+    status = status_line(build, x_train, seed=seed, steps=steps, **fit)
+    net, hist = fit_cached(build, x_train, seed=seed, steps=steps, desc=model, **fit)
     x0 = start_image(start, index, tuple(x_train.shape[1:]), test_pool=test_pool)
     traj = dynamics.iterate(net, x0, iterations)[:, 0]                      # (T, 1, h, w)
     idx, dist = dynamics.nearest(traj, x_train)                             # (T,), (T,)
@@ -72,9 +75,10 @@ def render_attractors(model: str = "Fig 3b: 14 x 128 on 20 digits", start: str =
 
 
 def attractors_explorer(*, iterations: int = 50, steps: int = 6000, seed: int = 0, autoencoders=None,
-                        train_pool=None, test_pool=None):
+                        activation: str = ACTIVATION, fit=None, train_pool=None, test_pool=None):
     """ipywidgets: autoencoder, start kind, start number and the iteration slider. The notebook passes
-    its own `autoencoders` (name -> (digits, layers, width)), `steps` and data so that it reads its cache."""
+    its own `autoencoders` (name -> (digits, layers, width)), `activation`, `fit` settings, `steps` and data
+    so that it reads its cache."""
     import ipywidgets as w
     autoencoders = autoencoders or AUTOENCODERS
     controls = {
@@ -84,6 +88,7 @@ def attractors_explorer(*, iterations: int = 50, steps: int = 6000, seed: int = 
         "step": w.IntSlider(value=0, min=0, max=iterations, description="iteration t"),
     }
     render = functools.partial(render_attractors, iterations=iterations, steps=steps, seed=seed,
-                               autoencoders=autoencoders, train_pool=train_pool, test_pool=test_pool)
+                               autoencoders=autoencoders, activation=activation, fit=fit, train_pool=train_pool,
+                               test_pool=test_pool)
     return explorer(controls, render,
                     title="Paper 2: iterate a trained autoencoder from a start image")
