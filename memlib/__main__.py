@@ -120,10 +120,12 @@ def run(args) -> int:
     import papermill as pm
     kernel = ensure_kernel()
     os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
-    if args.profile == "full":
-        print("full profile: sized for about 60 minutes on one H100 for all four notebooks (an estimate from FLOP "
-              "counts, not yet measured: benchmarks/gpu_check.sh measures it); notebook 01 prints its estimates "
-              "from measured step rates before its training blocks, every training shows its time left", flush=True)
+    if args.profile in ("full", "paper"):
+        from . import plan as _plan
+        line = _plan.recorded_estimate(args.profile, names)
+        print((line or f"{args.profile} profile: no recorded plan (python -m memlib plan --profile {args.profile} "
+                        "estimates it)") + "; benchmarks/gpu_check.sh measures it. Notebook 01 prints estimates from "
+              "measured step rates before its training blocks; every training shows its time left", flush=True)
     if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
@@ -271,6 +273,9 @@ def plan(args) -> int:
             "(run --engine ray plans in rounds); est_s measured on " + device + "; h100_gpu_h estimated from FLOPs")
     _plan.write_json(out, jobs, profile=args.profile, costs=costs, note=note)
     print(f"plan written to {out} (job files in {plan_dir / 'jobs'})", flush=True)
+    if args.record:
+        path = _plan.record_totals(args.profile, jobs, costs, notebooks=names, note=note)
+        print(f"totals recorded in {path} (run --profile {args.profile} prints its estimate from them)", flush=True)
     return 1 if failed else 0
 
 
@@ -527,6 +532,8 @@ def main(argv=None) -> int:
     p.add_argument("--results-dir", default=str(ROOT / "results"), help="whose cache/ counts as trained")
     p.add_argument("--out", default=None, help="the plan's JSON (default RESULTS_DIR/plan-PROFILE.json)")
     p.add_argument("--no-costs", action="store_true", help="list the jobs without measuring step rates")
+    p.add_argument("--record", action="store_true", help="also write the totals to baselines/plan-PROFILE.json, "
+                   "which run --profile PROFILE reads for its estimate (plan with an empty cache: a fresh --results-dir)")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(ROOT / "results"))

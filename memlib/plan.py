@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,5 +119,50 @@ def write_json(path, jobs_: list[Job], *, profile: str, costs: dict | None = Non
     """The plan as JSON: its jobs (with `costs[key]` where measured) and the totals per notebook."""
     costs = costs or {}
     rows = [{**j.__dict__, **costs.get(j.key, {})} for j in jobs_]
-    atomic_write_text(path, json.dumps({"profile": profile, "note": note, "totals": totals(jobs_, costs),
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    atomic_write_text(path, json.dumps({"profile": profile, "date": date, "note": note, "totals": totals(jobs_, costs),
                                         "jobs": rows}, indent=1, default=str))
+
+
+RECORDED = Path(__file__).resolve().parent.parent / "baselines"   # plan-<profile>.json: totals of a committed plan
+
+
+def record_totals(profile: str, jobs_: list[Job], costs: dict, *, notebooks: list[str], note: str = "",
+                  folder=None) -> Path:
+    """Write the totals of a plan to baselines/plan-<profile>.json (committed; `run --profile <profile>` prints
+    its estimate from it). The notebooks planned now replace their rows and keep the others', so a profile can
+    be planned notebook by notebook. Plan with an empty cache: jobs already cached are not in a plan."""
+    path = Path(folder or RECORDED) / f"plan-{profile}.json"
+    try:
+        rows = json.loads(path.read_text())["totals"]
+    except (OSError, ValueError, KeyError):
+        rows = {}
+    now = totals(jobs_, costs)
+    empty = {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0, "h100_gpu_h": 0.0}
+    rows.update({nb: now.get(nb, empty) for nb in notebooks})
+    date = time.strftime("%Y-%m-%d", time.gmtime())
+    atomic_write_text(path, json.dumps({"profile": profile, "date": date, "note": note,
+                                        "totals": dict(sorted(rows.items()))}, indent=1) + "\n")
+    return path
+
+
+def recorded_estimate(profile: str, notebooks: list[str], *, folder=None) -> str | None:
+    """One line: the training GPU-hours that the committed plan of `profile` (baselines/plan-<profile>.json,
+    written by `python -m memlib plan`) estimates for `notebooks`, per notebook; None where none is recorded."""
+    path = Path(folder or RECORDED) / f"plan-{profile}.json"
+    try:
+        recorded = json.loads(path.read_text())
+        totals_ = recorded["totals"]
+    except (OSError, ValueError, KeyError):
+        return None
+    rows = {nb: totals_[nb] for nb in notebooks if nb in totals_}
+    if not rows:
+        return None
+    hours = sum(t["h100_gpu_h"] for t in rows.values())
+    each = ", ".join(f"{nb[:2]} {_minutes(t['h100_gpu_h'])} ({t['models']:,} model{'s' * (t['models'] != 1)})" for nb, t in rows.items())
+    return (f"{profile} profile: training estimated at {_minutes(hours)} on one H100 ({each}; FLOPs of the plan in "
+            f"{path.parent.name}/{path.name}, {recorded.get('date', 'undated')}; evaluation not counted)")
+
+
+def _minutes(hours: float) -> str:
+    return f"{hours * 60:.0f} min" if hours < 10 else f"{hours:,.0f} h"

@@ -210,3 +210,18 @@ def test_jobs_trained_together_are_planned_with_the_one_thread_each_trains_with(
     for name, entry in serial.items():
         assert entry["history"]["loss"] == ray_like[name]["history"]["loss"]
         assert _states_equal(entry["state"], ray_like[name]["state"])
+
+
+def test_a_recorded_plan_gives_the_profiles_gpu_estimate_per_notebook_and_none_without_one(tmp_path):
+    jobs = [plan.Job(key=f"k{i}", keys=[f"k{i}"], notebook=nb, kind="one", builder="b", seeds=[0], steps=10,
+                     n_params=1, x_shape=[1], file=f"k{i}.pt") for i, nb in enumerate(["01_a", "01_a", "02_b"])]
+    costs = {"k0": {"h100_gpu_h": 0.25}, "k1": {"h100_gpu_h": 0.5}, "k2": {"h100_gpu_h": 0.1}}
+    plan.record_totals("full", jobs[2:], costs, notebooks=["01_a", "02_b"], folder=tmp_path)   # 01 planned nothing
+    plan.record_totals("full", jobs[:2], costs, notebooks=["01_a"], folder=tmp_path)          # 01 alone: 02 is kept
+    line = plan.recorded_estimate("full", ["01_a", "02_b", "03_c"], folder=tmp_path)
+    assert line.startswith("full profile: training estimated at 51 min on one H100 (01 45 min (2 models), "
+                           "02 6 min (1 model);")
+    assert plan.recorded_estimate("full", ["02_b"], folder=tmp_path).startswith("full profile: training estimated at 6 min")
+    assert plan.recorded_estimate("paper", ["01_a"], folder=tmp_path) is None        # nothing recorded
+    (tmp_path / "plan-paper.json").write_text("{not json")
+    assert plan.recorded_estimate("paper", ["01_a"], folder=tmp_path) is None
