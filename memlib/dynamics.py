@@ -3,7 +3,8 @@
 `iterate` follows trajectories (keeping only the iterations asked for, so a thousand steps of a
 thousand points stays small); `nearest` names the training example a point ended up at;
 `reach_eps` is the distance that counts as "reached a training example" and
-`fixed_point_distance` says how far the training examples are from being fixed points.
+`fixed_point_distance` says how far the training examples are from being fixed points;
+`attractor_measures` puts these together into Fig 3's numbers for one trained autoencoder.
 """
 from __future__ import annotations
 
@@ -93,3 +94,24 @@ def fixed_point_distance(f: Callable, train: torch.Tensor) -> torch.Tensor:
     example is a fixed point at the resolution used for "reached" (a precondition for attractors)."""
     out = iterate(f, train, 1, record=[1])[0]
     return (_flat(out) - _flat(train.cpu())).norm(dim=1).float()
+
+
+def attractor_measures(f: Callable, train: torch.Tensor, starts: torch.Tensor, iterations: Sequence[int],
+                       ) -> tuple[dict[str, float], torch.Tensor]:
+    """Paper 2, Fig 3's measures of an autoencoder `f` fitted to `train` (M, ...), iterated from
+    `starts` (N, ...): the metrics
+
+    - ``eps``: the distance that counts as "reached a training example" (`reach_eps`),
+    - ``train_max_dist``: the worst ||f(x_i) - x_i|| over the training examples (fitted: below eps),
+    - ``iter{t}.converged_fraction`` for each t in `iterations`, and ``last.converged_fraction``
+      (the largest t): the share of trajectories within eps of a training example after t steps,
+
+    and the Jacobian spectral radius (M,) at every training example (Theorem 2: < 1 is an attractor).
+    """
+    iterations = sorted(set(int(t) for t in iterations))
+    eps = reach_eps(train)
+    measures = {"eps": eps, "train_max_dist": fixed_point_distance(f, train).max().item()}
+    for t, points in zip(iterations, iterate(f, starts, iterations[-1], record=iterations)):
+        measures[f"iter{t}.converged_fraction"] = (nearest(points, train)[1] < eps).float().mean().item()
+    measures["last.converged_fraction"] = measures[f"iter{iterations[-1]}.converged_fraction"]
+    return measures, jacobian_radii(f, train)

@@ -63,3 +63,25 @@ def test_jacobian_radii_linear_map():
         lin.weight.copy_(A)
     r = dynamics.jacobian_radii(lin, torch.randn(4, 3))
     torch.testing.assert_close(r, torch.full((4,), 2.0, dtype=r.dtype))
+
+
+def test_attractor_measures_closed_form():
+    """A map that halves the distance to the nearest training point: every training point is a
+    fixed point with Jacobian 0.5 I, and a start at distance r is within eps after t steps iff
+    r / 2^t < eps (eps = 0.1 x the 10 between the two training points = 1)."""
+    train = torch.tensor([[0.0, 0.0], [10.0, 0.0]])
+
+    def halve_to_nearest(x, shift=0.0):
+        flat = x.reshape(-1, 2)
+        c = train[torch.cdist(flat.detach(), train).argmin(dim=1)]    # (N, 2), piecewise constant
+        return (c + 0.5 * (flat - c) + shift).reshape(x.shape)
+
+    starts = torch.tensor([[0.5, 0.0], [0.0, 1.5], [-3.0, 0.0], [17.0, 0.0]])   # r = 0.5, 1.5, 3, 7
+    measures, radii = dynamics.attractor_measures(halve_to_nearest, train, starts, [3, 0, 1, 2])
+    assert measures["eps"] == pytest.approx(1.0)
+    assert measures["train_max_dist"] == 0.0
+    assert [measures[f"iter{t}.converged_fraction"] for t in range(4)] == [0.25, 0.5, 0.75, 1.0]
+    assert measures["last.converged_fraction"] == 1.0
+    torch.testing.assert_close(radii, torch.full((2,), 0.5, dtype=radii.dtype))
+    shifted, _ = dynamics.attractor_measures(lambda x: halve_to_nearest(x, shift=0.3), train, starts, [1])
+    assert shifted["train_max_dist"] == pytest.approx(0.3 * 2 ** 0.5, rel=1e-5)
