@@ -10,7 +10,7 @@ the optimizers of memlib are all elementwise, so one optimizer over the stacked 
 model exactly as its own would; gradient clipping is done per model, and a model whose loss falls below
 `until_loss` is frozen at that step, as its own `fit` would stop. The result agrees with serial `fit`
 runs to floating-point tolerance (tests/test_ensemble.py). Big models that are faster one at a time run
-as whole `fit`s in parallel threads on a CPU (`memlib.train._fit_threads`).
+as whole `fit`s one after another.
 
 `strategy="auto"` picks per case what `python -m memlib bench` measured faster: batched for small
 models, serial `fit` calls for big ones (on a CPU, vmap-ed matrix-vector products of a 3 x 2048 FCN

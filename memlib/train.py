@@ -30,7 +30,7 @@ import torch.nn.functional as F
 
 from . import ensemble
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar, thread_numerics
+from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
 SCHEDULES = ("constant", "stagewise", "final_decay")
@@ -455,9 +455,9 @@ def fit_many(models: list[torch.nn.Module], x: torch.Tensor, target: torch.Tenso
                                            callbacks=callbacks)
     if how == "serial":
         ensemble.say_serial(reason, len(models))
-        workers = torch.get_num_threads()
-        if reason is None and get_device().type == "cpu" and workers > 1 and len(models) >= 2 * workers:
-            return _fit_threads(models, seeds, x, target, workers, desc=desc, **kw)
+        # One after another, each with all intra-op threads. Two one-thread fits side by side were tried
+        # for the 3 x 2048 FCN: 1.33x the naive loop on 2026-11-23, 0.77-0.84x on 11-24/25 (one thread
+        # 44 model-steps/s, two threads on one model 92, two one-thread models at once 70): not kept.
         return [fit(m, x, target, seed=s, batch_size=batch_size, parameters=parameters, callbacks=callbacks,
                     desc=f"{desc or 'fit'} {i + 1}/{len(models)}", **kw)
                 for i, (m, s) in enumerate(zip(models, seeds))]
@@ -471,29 +471,3 @@ def fit_many(models: list[torch.nn.Module], x: torch.Tensor, target: torch.Tenso
         hists += _loop(trainable, factor=factor, desc=desc, **{k: v for k, v in kw.items()
                                                                if k not in ("schedule", "loss")})
     return hists
-
-
-def _fit_threads(models, seeds, x, target, workers: int, *, desc=None, progress=True, **kw) -> list[History]:
-    """Big models on a CPU: `workers` Python threads, each running whole `fit`s with one intra-op thread
-    (PyTorch releases the GIL inside its kernels). For a memory-bound 3 x 2048 FCN two one-thread fits
-    at once beat one two-thread fit after another by ~1.3x (measured: 4 models 75 -> 100 model-steps/s);
-    the arithmetic of each fit is its own, as serial."""
-    from concurrent.futures import ThreadPoolExecutor
-    saved = torch.get_num_threads()
-    bar = progress_bar(total=len(models), desc=f"{desc or 'fit'} x{len(models)} ({workers} threads)", leave=False,
-                       disable=not progress)
-
-    def one(i):
-        torch.set_num_threads(1)                                  # this thread's OpenMP setting
-        thread_numerics()                                         # and its floating-point state
-        h = fit(models[i], x, target, seed=seeds[i], progress=False, **kw)
-        bar.update(1)
-        return h
-
-    torch.set_num_threads(1)                                      # the shared intra-op pool
-    try:
-        with ThreadPoolExecutor(workers) as pool:
-            return list(pool.map(one, range(len(models))))
-    finally:
-        torch.set_num_threads(saved)
-        bar.close()
