@@ -165,4 +165,6 @@ def recorded_estimate(profile: str, notebooks: list[str], *, folder=None) -> str
 
 
 def _minutes(hours: float) -> str:
+    if hours * 60 < 0.5:
+        return "under 1 min"
     return f"{hours * 60:.0f} min" if hours < 10 else f"{hours:,.0f} h"

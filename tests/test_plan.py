@@ -225,3 +225,9 @@ def test_a_recorded_plan_gives_the_profiles_gpu_estimate_per_notebook_and_none_w
     assert plan.recorded_estimate("paper", ["01_a"], folder=tmp_path) is None        # nothing recorded
     (tmp_path / "plan-paper.json").write_text("{not json")
     assert plan.recorded_estimate("paper", ["01_a"], folder=tmp_path) is None
+
+
+def test_estimates_read_in_minutes_or_hours():
+    assert plan._minutes(16 / 3600) == "under 1 min"            # paper 4's whole plan: 16 s
+    assert plan._minutes(0.1) == "6 min"
+    assert plan._minutes(1086.44) == "1,086 h"
