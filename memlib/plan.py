@@ -102,13 +102,16 @@ def jobs(plan_dir) -> list[Job]:
     return [Job(**load_payload(f)["job"]) for f in files]
 
 
+NO_JOBS = {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0, "h100_gpu_h": 0.0}   # a notebook's totals row
+
+
 def totals(jobs_: list[Job], costs: dict | None = None) -> dict:
     """{notebook: {"jobs", "models", "model_steps", "est_s", "h100_gpu_h"}} summed over `jobs_` (costs by job key)."""
     costs = costs or {}
     out: dict = {}
     for j in jobs_:
         c = costs.get(j.key, {})
-        t = out.setdefault(j.notebook, {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0, "h100_gpu_h": 0.0})
+        t = out.setdefault(j.notebook, dict(NO_JOBS))
         for name, value in (("jobs", 1), ("models", j.n_models), ("model_steps", j.model_steps),
                             ("est_s", c.get("est_s", 0.0)), ("h100_gpu_h", c.get("h100_gpu_h", 0.0))):
             t[name] += value
@@ -119,12 +122,25 @@ def write_json(path, jobs_: list[Job], *, profile: str, costs: dict | None = Non
     """The plan as JSON: its jobs (with `costs[key]` where measured) and the totals per notebook."""
     costs = costs or {}
     rows = [{**j.__dict__, **costs.get(j.key, {})} for j in jobs_]
-    date = time.strftime("%Y-%m-%d", time.gmtime())
-    atomic_write_text(path, json.dumps({"profile": profile, "date": date, "note": note, "totals": totals(jobs_, costs),
-                                        "jobs": rows}, indent=1, default=str))
+    atomic_write_text(path, json.dumps({"profile": profile, "date": _today(), "note": note,
+                                        "totals": totals(jobs_, costs), "jobs": rows}, indent=1, default=str))
+
+
+def _today() -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime())
 
 
 RECORDED = Path(__file__).resolve().parent.parent / "baselines"   # plan-<profile>.json: totals of a committed plan
+
+
+def _recorded(profile: str, folder=None) -> tuple[Path, dict | None]:
+    """The path of `profile`'s recorded totals and what it holds ({"date", "totals", ...}; None: nothing readable)."""
+    path = Path(folder or RECORDED) / f"plan-{profile}.json"
+    try:
+        recorded = json.loads(path.read_text())
+        return path, (recorded if isinstance(recorded.get("totals"), dict) else None)
+    except (OSError, ValueError, AttributeError):
+        return path, None
 
 
 def record_totals(profile: str, jobs_: list[Job], costs: dict, *, notebooks: list[str], note: str = "",
@@ -132,16 +148,11 @@ def record_totals(profile: str, jobs_: list[Job], costs: dict, *, notebooks: lis
     """Write the totals of a plan to baselines/plan-<profile>.json (committed; `run --profile <profile>` prints
     its estimate from it). The notebooks planned now replace their rows and keep the others', so a profile can
     be planned notebook by notebook. Plan with an empty cache: jobs already cached are not in a plan."""
-    path = Path(folder or RECORDED) / f"plan-{profile}.json"
-    try:
-        rows = json.loads(path.read_text())["totals"]
-    except (OSError, ValueError, KeyError):
-        rows = {}
+    path, recorded = _recorded(profile, folder)
+    rows = recorded["totals"] if recorded else {}
     now = totals(jobs_, costs)
-    empty = {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0, "h100_gpu_h": 0.0}
-    rows.update({nb: now.get(nb, empty) for nb in notebooks})
-    date = time.strftime("%Y-%m-%d", time.gmtime())
-    atomic_write_text(path, json.dumps({"profile": profile, "date": date, "note": note,
+    rows.update({nb: now.get(nb, NO_JOBS) for nb in notebooks})
+    atomic_write_text(path, json.dumps({"profile": profile, "date": _today(), "note": note,
                                         "totals": dict(sorted(rows.items()))}, indent=1) + "\n")
     return path
 
@@ -149,13 +160,10 @@ def record_totals(profile: str, jobs_: list[Job], costs: dict, *, notebooks: lis
 def recorded_estimate(profile: str, notebooks: list[str], *, folder=None) -> str | None:
     """One line: the training GPU-hours that the committed plan of `profile` (baselines/plan-<profile>.json,
     written by `python -m memlib plan`) estimates for `notebooks`, per notebook; None where none is recorded."""
-    path = Path(folder or RECORDED) / f"plan-{profile}.json"
-    try:
-        recorded = json.loads(path.read_text())
-        totals_ = recorded["totals"]
-    except (OSError, ValueError, KeyError):
+    path, recorded = _recorded(profile, folder)
+    if recorded is None:
         return None
-    rows = {nb: totals_[nb] for nb in notebooks if nb in totals_}
+    rows = {nb: recorded["totals"][nb] for nb in notebooks if nb in recorded["totals"]}
     if not rows:
         return None
     hours = sum(t["h100_gpu_h"] for t in rows.values())

@@ -33,7 +33,6 @@ from .cuda_graph import GraphedStep, graph_blocker
 from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
-SCHEDULES = ("constant", "stagewise", "final_decay")
 LOSSES = {"mse": F.mse_loss}
 SYNC_EVERY = 256   # graphed training reads its losses on the host once per this many steps
 
@@ -92,11 +91,13 @@ def final_decay(step: int, steps: int) -> float:
     return 0.1 if step >= 0.9 * steps else 1.0
 
 
+SCHEDULE_FACTORS = {"constant": None, "stagewise": stagewise, "final_decay": final_decay}   # name -> lr factor
+SCHEDULES = tuple(SCHEDULE_FACTORS)
+
+
 def resolve_schedule_and_loss(schedule, loss):
     """(lr factor(step, steps) or None, loss function) from `fit`'s `schedule` and `loss` arguments."""
-    if not callable(schedule):
-        check_choice(schedule, SCHEDULES, "schedule")
-    factor = {"stagewise": stagewise, "final_decay": final_decay}.get(schedule) if not callable(schedule) else schedule
+    factor = schedule if callable(schedule) else SCHEDULE_FACTORS[check_choice(schedule, SCHEDULES, "schedule")]
     loss_fn = loss if callable(loss) else LOSSES[check_choice(loss, tuple(LOSSES), "loss")]
     return factor, loss_fn
 

@@ -26,6 +26,7 @@ AUTOENCODERS = {"Fig 3b: 14 x 128 on 20 digits": (20, 14, 128), "Fig 3a: 7 x 128
 STARTS = ("test digit", "noise", "square")
 ACTIVATION = "leaky_relu"                                          # notebook 02's F3_ACTIVATION
 FIT = dict(optimizer="adam", lr=1e-3, schedule="final_decay")    # notebook 02's F3_FIT
+STEPS = 40_000                                                     # notebook 02's F3_STEPS at quick
 
 
 def start_image(kind: str, index: int, shape, *, test_pool=None) -> torch.Tensor:
@@ -38,7 +39,7 @@ def start_image(kind: str, index: int, shape, *, test_pool=None) -> torch.Tensor
 
 
 def render_attractors(model: str = "Fig 3b: 14 x 128 on 20 digits", start: str = "test digit", index: int = 0,
-                      step: int = 0, *, iterations: int = 50, steps: int = 6000, seed: int = 0,
+                      step: int = 0, *, iterations: int = 50, steps: int = STEPS, seed: int = 0,
                       autoencoders=None, activation: str = ACTIVATION, fit=None, train_pool=None,
                       test_pool=None) -> plt.Figure:
     """Figure: f^step(x0) | distance to the nearest training digit over 0..iterations | that digit."""
@@ -74,7 +75,7 @@ def render_attractors(model: str = "Fig 3b: 14 x 128 on 20 digits", start: str =
     return fig
 
 
-def attractors_explorer(*, iterations: int = 50, steps: int = 6000, seed: int = 0, autoencoders=None,
+def attractors_explorer(*, iterations: int = 50, steps: int = STEPS, seed: int = 0, autoencoders=None,
                         activation: str = ACTIVATION, fit=None, train_pool=None, test_pool=None):
     """ipywidgets: autoencoder, start kind, start number and the iteration slider. The notebook passes
     its own `autoencoders` (name -> (digits, layers, width)), `activation`, `fit` settings, `steps` and data
