@@ -374,6 +374,13 @@ class Run:
                     f"{prefix}.loss_ratio": ratios if band else ratios[0]})
         return ratios
 
+    def say(self, text: str):
+        """Result prose with its numbers from this run: `{metric.key}` (a band reads "a / b / c"),
+        `{metric.key:%}` or `{metric.key:.2f}` placeholders filled from the metrics logged so far
+        (`claims.core.render_text`). Returns Markdown, so a cell that ends with it shows the paragraph."""
+        from IPython.display import Markdown
+        return Markdown(_claims.core.render_text(text, self.metrics))
+
     def savefig(self, fig, name: str) -> None:
         """Save `fig` as `<name>.png` in this run's folder (listed in provenance). Returns None, so a cell that
         ends with it shows the figure, not a `PosixPath(...)` line; the path is `run.dir / f"{name}.png"`."""

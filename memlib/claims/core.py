@@ -13,6 +13,13 @@ A claim about a trained network carries a *fit gate*: conditions that the net re
 loss. Unfitted, the claim is *not reproduced: did not fit*, whatever the comparison says, so no claim
 passes for a net that learnt nothing. Claims about initialization (`about="init"`) need no gate.
 
+A claim whose outcome moves inside the variation envelope (seeds, thread counts, instruction sets: the
+report's baseline) is expected **unstable** in the ledger: a run shows the outcome it took, as *unstable*,
+never counted as reproduced.
+
+A claim's `why` holds no measured number as text: `{metric.key}` placeholders are filled from the run's
+metrics when it is evaluated (`render_text`), so an explanation cannot quote a stale run.
+
 Each claim also records the outcome **expected** at each profile (the ledger, like a strict xfail):
 an outcome that differs from its expectation, in either direction, is a *regression*. The smoke
 profile checks code paths, not claims: there every claim is *not run* unless its ledger says otherwise.
@@ -33,6 +40,10 @@ NOTEBOOKS = {1: "01_identity_vs_constant", 2: "02_attractors", 3: "03_downsampli
 OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
 REPRODUCED, NOT_REPRODUCED, NOT_RUN = "reproduced", "not reproduced", "not run"
 OUTCOMES = (REPRODUCED, NOT_REPRODUCED, NOT_RUN)
+# A fourth outcome, for the ledger and the report: a claim whose outcome moves inside the variation envelope
+# (other seeds, thread counts, instruction sets: `python -m memlib envelope`). Never counted as reproduced.
+UNSTABLE = "unstable"
+EXPECTABLE = OUTCOMES + (UNSTABLE,)
 LEDGER_PROFILES = ("quick", "paper")      # every claim states its expected outcome for each of these
 LEDGER_COLUMNS = ("quick", "full", "paper")   # full: its own entry where given, else the paper's (measured on a GPU)
 # The datasets each ledger column was measured on (paper's set -> the set read): a run whose notebook
@@ -123,6 +134,12 @@ class Claim:
             return self.expect.get("paper", NOT_RUN)
         return self.expect.get(profile, NOT_RUN)
 
+    def _gates_or_none(self) -> list[Gate]:
+        try:
+            return self.gates
+        except ValueError:
+            return []
+
     def problems(self) -> list[str]:
         """What is wrong with this claim as data (empty when well formed)."""
         out = []
@@ -142,10 +159,15 @@ class Claim:
             if p not in self.expect:
                 out.append(f"no expected outcome for profile {p!r}")
         for p, o in self.expect.items():
-            if o not in OUTCOMES:
-                out.append(f"expected outcome {o!r} for {p!r} is not one of {OUTCOMES}")
-        if any(o == NOT_REPRODUCED for o in self.expect.values()) and len(self.why.strip()) < 20:
-            out.append("expects 'not reproduced' somewhere but does not say why (what was measured)")
+            if o not in EXPECTABLE:
+                out.append(f"expected outcome {o!r} for {p!r} is not one of {EXPECTABLE}")
+        if any(o in (NOT_REPRODUCED, UNSTABLE) for o in self.expect.values()) and len(self.why.strip()) < 20:
+            out.append("expects 'not reproduced' or 'unstable' somewhere but does not say why (what was measured)")
+        settings = [self.threshold, *(g.threshold for g in self._gates_or_none())]
+        bad = stated_numbers(self.why, settings=settings)
+        if bad:
+            out.append(f"its why states measured-looking numbers {bad} as text: write them as {{metric.key}} "
+                       "placeholders, filled from the run's metrics (core.render_text)")
         try:
             self.gates
         except ValueError as e:
@@ -168,6 +190,54 @@ def _fmt(v) -> str:
             return str(v)
         return f"{v:.3g}"
     return str(v)
+
+
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]*)(?::([^{}]*))?\}")
+
+
+def _fmt_one(v, spec: str) -> str:
+    if v is None:
+        return "—"
+    if spec == "%":
+        return f"{100 * float(v):.3g} %"
+    if spec:
+        return format(float(v), spec)
+    return _fmt(v)
+
+
+def render_text(text: str, metrics: dict | None) -> str:
+    """A `why` (or notebook prose) with its `{metric.key}` / `{metric.key:%}` / `{metric.key:.2f}` placeholders
+    filled from `metrics`; a seed band reads "a / b / c"; a metric the run did not log reads "(not measured)".
+    So every number in the text comes from the run it describes, and cannot go stale."""
+    def one(m):
+        key, spec = m.group(1), m.group(2) or ""
+        v = (metrics or {}).get(key)
+        if v is None:
+            return f"({key}: not measured)"
+        if isinstance(v, (list, tuple)):
+            return " / ".join(_fmt_one(x, spec) for x in v)
+        return _fmt_one(v, spec)
+    return PLACEHOLDER.sub(one, text or "")
+
+
+# Numbers that read as measurements: decimals (0.43, 1e-5) and percentages (34.5 %). Settings (20 layers,
+# 1,500 steps, Fig 3a, 2026-11-23) are not caught. A `why` or `statement` holding one must use a placeholder.
+_MEASURED = re.compile(r"(?<![\w.{:])(?:\d+\.\d+(?:e[-+]?\d+)?|\d+(?:\.\d+)?\s?%)(?![\w}])")
+
+
+def stated_numbers(text: str, settings=()) -> list[str]:
+    """The measured-looking numbers written as plain text in `text` (outside `{...}` placeholders), other
+    than the claim's own `settings` (its threshold and fit gates' thresholds, as numbers or percentages)."""
+    allowed = set()
+    for t in settings:
+        if isinstance(t, (int, float)):
+            allowed |= {float(t), round(100 * float(t), 6)}
+    out = []
+    for n in _MEASURED.findall(PLACEHOLDER.sub("", text or "")):
+        num = float(n.rstrip("% ").strip())
+        if num not in allowed:
+            out.append(n)
+    return out
 
 
 def _lookup(metrics: dict, ref):
@@ -217,7 +287,13 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     row["expected"] = expected
     row["ledger"] = {p: claim.expected(p) for p in LEDGER_COLUMNS}
 
+    row["why"] = render_text(claim.why, metrics)
+
     def done(outcome, reason=""):
+        if expected == UNSTABLE and outcome in (REPRODUCED, NOT_REPRODUCED):
+            # the envelope saw this claim take both outcomes: this run's one is shown, never counted
+            reason = f"{outcome} in this run, but its outcome moves across seeds and machines (the ledger): {reason}"
+            outcome = UNSTABLE
         row.update(outcome=outcome, reason=reason, regression=outcome != expected)
         return row
 
@@ -241,4 +317,4 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     ok, account = band_holds(value, claim.op, thr)
     if ok:
         return done(REPRODUCED, account)
-    return done(NOT_REPRODUCED, account + (f" — {claim.why}" if claim.why else ""))
+    return done(NOT_REPRODUCED, account + (f" — {row['why']}" if row["why"] else ""))
