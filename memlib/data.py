@@ -286,33 +286,55 @@ def _faces(split):
 
 PHOTOS = ("astronaut", "chelsea", "coffee", "rocket", "hubble_deep_field", "immunohistochemistry",
           "retina", "china", "flower")
+# The test photos: other photographs, none of them a view of a training photo (paper 3's "new images", paper 2's
+# "new images from CIFAR10"). scikit-image ships one more colour photograph (the stereo pair's left view) and
+# grey-level ones, which are read as three equal channels. Offline and deterministic, as the training photos.
+TEST_PHOTOS = ("motorcycle", "camera", "coins", "moon", "clock", "grass")
+
+
+def _photo(name: str) -> np.ndarray:
+    """One embedded photograph as (H, W, 3) uint8 (a grey-level one as three equal channels)."""
+    from skimage import data as skdata
+    if name in ("china", "flower"):
+        from sklearn.datasets import load_sample_images
+        img = dict(zip(("china", "flower"), load_sample_images().images))[name]
+    elif name == "motorcycle":
+        img = skdata.stereo_motorcycle()[0]                   # the left view (the right one is the same scene)
+    else:
+        img = getattr(skdata, name)()
+    img = np.asarray(img)
+    return np.repeat(img[..., None], 3, -1) if img.ndim == 2 else img[..., :3]
+
+
+def _photo_views(name: str) -> torch.Tensor:
+    """A photo's top-left square as its whole frame and a 3x3 grid of crops, each 3x32x32: (10, 3, 32, 32)."""
+    t = torch.from_numpy(np.array(_photo(name))).permute(2, 0, 1).float() / 255.0
+    side = min(t.shape[1:])
+    t = t[:, :side, :side].unsqueeze(0)                      # (1, 3, side, side), top-left square
+    views = [t] + [t[..., i * side // 3:(i + 1) * side // 3, j * side // 3:(j + 1) * side // 3]
+                   for i in range(3) for j in range(3)]
+    return torch.cat([F.interpolate(v, size=(32, 32), mode="bilinear", antialias=True, align_corners=False)
+                      for v in views]).clamp(0, 1)
+
+
+TRAIN_VIEWS = (0, 1, 2, 4, 5, 7, 8)   # the whole frame and 6 of the 9 crops of each training photo
 
 
 def _photos(split):
-    """Colour photographs shipped with scikit-image and scikit-learn, cut into 3x32x32 crops.
+    """Colour photographs shipped with scikit-image and scikit-learn, as 3x32x32 images; the label is the photo.
 
-    Each photo gives its whole frame and a 3x3 grid of crops (10 images); the label is the photo.
-    Train holds the whole frames and 6 crops of each, test the other 3 crops.
+    Train: each of the 9 `PHOTOS`' whole frame and 6 of its 3x3 grid of crops (63 images, labels 0-8).
+    Test: the whole frame and 9 crops of each of the 6 `TEST_PHOTOS` (60 images, labels 9-14), other
+    photographs than the training ones, so no test image shows a training photo. Test images are ordered view
+    by view (the whole frames of the 6 photos first), so the first few come from different photos.
     """
-    from skimage import data as skdata
-    from sklearn.datasets import load_sample_images
-    sk = dict(zip(("china", "flower"), load_sample_images().images))
-    xs, ys, is_test = [], [], []
-    for label, name in enumerate(PHOTOS):
-        img = sk[name] if name in sk else getattr(skdata, name)()
-        t = torch.from_numpy(np.array(img[..., :3])).permute(2, 0, 1).float() / 255.0
-        side = min(t.shape[1:])
-        t = t[:, :side, :side].unsqueeze(0)                  # (1, 3, side, side), top-left square
-        views = [t] + [t[..., i * side // 3:(i + 1) * side // 3, j * side // 3:(j + 1) * side // 3]
-                       for i in range(3) for j in range(3)]
-        for k, v in enumerate(views):
-            xs.append(F.interpolate(v, size=(32, 32), mode="bilinear", antialias=True, align_corners=False))
-            ys.append(label)
-            is_test.append(k in (3, 6, 9))
-    x = torch.cat(xs).clamp(0, 1)
-    y = torch.tensor(ys)
-    mask = torch.tensor(is_test) if split == "test" else ~torch.tensor(is_test)
-    return x[mask], y[mask]
+    if split == "train":
+        xs = [_photo_views(name)[list(TRAIN_VIEWS)] for name in PHOTOS]
+        ys = [torch.full((len(TRAIN_VIEWS),), label, dtype=torch.int64) for label in range(len(PHOTOS))]
+        return torch.cat(xs), torch.cat(ys)
+    views = torch.stack([_photo_views(name) for name in TEST_PHOTOS], 1)        # (10 views, 6 photos, 3, 32, 32)
+    labels = torch.arange(len(PHOTOS), len(PHOTOS) + len(TEST_PHOTOS)).repeat(views.shape[0])
+    return views.reshape(-1, *views.shape[2:]), labels
 
 
 # ---------------------------------------------------------------- transforms
