@@ -4,6 +4,8 @@ run    execute the notebooks headlessly with papermill into results/<profile>/<n
 check  turn the metrics.json files of a profile into results/<profile>/report.md and report.json;
        exits 1 on a regression: an outcome the claims' ledger does not expect, or with --against
        BASELINE (a report.json of the same profile) a flipped outcome or a claim's metric that drifted
+envelope  run a profile under other seeds, thread counts and instruction sets; write the baseline whose
+       ranges `--against` compares with (memlib.envelope)
 bench  model-steps/s of the naive one-model-at-a-time baseline versus memlib; writes results/bench.json
 data fetch NAME [--data-root DIR]
        put dataset NAME (mnist; fashion_mnist and cifar10 only from files or torchvision) under DIR (default
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -25,7 +28,8 @@ from pathlib import Path
 
 from . import claims
 from .data import default_root, holds
-from .runtime import DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice, remove_orphaned_temporaries
+from .runtime import (DEVICES, PROFILES, MemlibError, atomic_write_text, check_choice, remove_dead_run_folders,
+                      remove_orphaned_temporaries)
 from .tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,6 +119,10 @@ def run(args) -> int:
     check_run_inputs(args)
     results = Path(args.results_dir).expanduser().resolve()
     writable(results / args.profile)
+    stale = remove_dead_run_folders(results / args.profile)
+    if stale:
+        print(f"removed {len(stale)} folder(s) left in {results / args.profile} by runs that died: {', '.join(stale)}",
+              flush=True)
     # the cache the kernels use, absolute (a relative MEMLIB_CACHE would land in the kernel's folder, the repo)
     os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
     import papermill as pm
@@ -129,7 +137,7 @@ def run(args) -> int:
     if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
-    _interrupt_on_ctrl_c()
+    _interrupt_on_signals()
     if getattr(args, "engine", "notebook") == "ray":
         failed_jobs = _train_on_ray(names, args, results, kernel, cell_timeout)
         if failed_jobs:
@@ -157,11 +165,13 @@ def run(args) -> int:
                 reason = "the notebook ended without run.finish() (no provenance.json)"
         except pm.PapermillExecutionError as e:
             reason = f"failed in cell {e.exec_count}: {e.ename}: {(str(e.evalue).strip().splitlines() or [''])[0][:300]}"
-        except KeyboardInterrupt:
-            _swap_in(stage, final, "interrupted (Ctrl-C)")
-            print(f"  {name} interrupted; marked as failed", flush=True)
-            _report(results, args.profile, args.against, names if args.only else None)
-            return 130
+        except KeyboardInterrupt as e:               # Ctrl-C, or SIGTERM / SIGHUP (kill, timeout, a scheduler)
+            how = _signal_name(e)
+            with _signals_deferred():                # a second signal cannot cut the swap short
+                _swap_in(stage, final, f"interrupted ({how})")
+                print(f"  {name} interrupted ({how}); marked as failed", flush=True)
+                _report(results, args.profile, args.against, names if args.only else None)
+            return _signal_status(e)
         except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
             reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
         finally:
@@ -284,34 +294,113 @@ def _cuda() -> bool:
     return torch.cuda.is_available()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (kill, timeout, a batch scheduler, a closed terminal), handled as Ctrl-C is: a
+    KeyboardInterrupt (which asyncio and papermill let through) that remembers its signal."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+_deferred: list | None = None     # while a swap runs: the signals that arrived, raised when it ends
+
+
+def _interruption(signum: int) -> KeyboardInterrupt:
+    import signal
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def _signal_name(e: KeyboardInterrupt) -> str:
+    import signal
+    return signal.Signals(e.signum).name if isinstance(e, Terminated) else "Ctrl-C"
+
+
+def _signal_status(e: KeyboardInterrupt) -> int:
+    """The shell's exit status for a run stopped by a signal: 128 + its number (130 Ctrl-C, 143 SIGTERM)."""
+    import signal
+    return 128 + (e.signum if isinstance(e, Terminated) else signal.SIGINT)
+
+
 def _raise_keyboard_interrupt(signum, frame):
-    raise KeyboardInterrupt
+    if _deferred is not None:
+        _deferred.append(signum)
+        return
+    raise _interruption(signum)
 
 
-def _interrupt_on_ctrl_c() -> None:
-    """Ctrl-C raises KeyboardInterrupt wherever the run is, always. With Python's default handler in place,
-    asyncio (which papermill's executor runs) swaps in its own that cancels a task instead, and a cancel
-    that lands while a cell runs can be absorbed: the notebook then went on to the end (seen in the fault
-    test). A handler of our own is left alone by asyncio. Main thread only (signal's rule)."""
+def _interrupt_on_signals() -> None:
+    """Ctrl-C (SIGINT), SIGTERM and SIGHUP raise KeyboardInterrupt wherever the run is, always: the notebook
+    is marked failed, its staging folder swapped in, the kernel stopped (papermill's clean-up at exit), as for
+    Ctrl-C. Python's default for SIGTERM and SIGHUP is to die at once, leaving the old results reported as
+    current and the staging folder behind. With Python's default SIGINT handler in place, asyncio (which
+    papermill's executor runs) swaps in its own that cancels a task instead, and a cancel that lands while a
+    cell runs can be absorbed: the notebook then went on to the end (seen in the fault test). A handler of our
+    own is left alone by asyncio. Main thread only (signal's rule)."""
     import signal
     import threading
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _raise_keyboard_interrupt)
+        for sig in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if sig is not None:
+                signal.signal(sig, _raise_keyboard_interrupt)
+
+
+@contextlib.contextmanager
+def _signals_deferred():
+    """Signals that arrive inside are noted and raised (as KeyboardInterrupt) when it ends, so a swap is never
+    left half done. The handlers run in the main thread (Python's rule), so a flag is enough."""
+    global _deferred
+    if _deferred is not None:               # nested: the outer one raises
+        yield
+        return
+    _deferred = []
+    try:
+        yield
+    finally:
+        pending, _deferred = _deferred, None
+    if pending:
+        raise _interruption(pending[0])
 
 
 def _swap_in(stage: Path, final: Path, failure: str | None) -> None:
     """Replace `final` by `stage` as a whole. A failed run keeps no provenance (it is no finished run) and
-    says why in failed.json."""
-    if failure:
-        (stage / "provenance.json").unlink(missing_ok=True)
-        atomic_write_text(stage / "failed.json", json.dumps({"reason": failure,
-                                                             "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+    says why in failed.json. When the swap itself fails (a full disk), the old results are withdrawn all the
+    same (`_withdraw`) and the error goes on."""
     old = final.with_name(f".{final.name}.old-{os.getpid()}")
-    with _swap_lock(final.parent):        # two runs of one notebook finishing at once: one swap after the other
+    with _signals_deferred():
+        try:
+            if failure:
+                (stage / "provenance.json").unlink(missing_ok=True)
+                atomic_write_text(stage / "failed.json", json.dumps({"reason": failure,
+                                                                     "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+            with _swap_lock(final.parent):    # two runs of one notebook finishing at once: one swap after the other
+                if final.exists():
+                    os.replace(final, old)
+                os.replace(stage, final)
+        except OSError as e:
+            _withdraw(stage, final, old, failure, e)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _withdraw(stage: Path, final: Path, old: Path, failure: str | None, error: OSError) -> None:
+    """The new results could not be put in place: the staging folder goes (freeing its space), and the old
+    results stop being a finished run (their provenance.json removed: `check` never reports them as current,
+    even once space is freed), with a failed.json saying why where one can still be written."""
+    shutil.rmtree(stage, ignore_errors=True)
+    if old.exists():
         if final.exists():
-            os.replace(final, old)
-        os.replace(stage, final)
-    shutil.rmtree(old, ignore_errors=True)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(old, final)
+    for f in ("provenance.json", "failed.json"):
+        with contextlib.suppress(OSError):
+            (final / f).unlink(missing_ok=True)
+    reason = (f"{failure}; " if failure else "") + f"its results could not be saved ({error.strerror or error})"
+    with contextlib.suppress(OSError):
+        final.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(final / "failed.json", json.dumps({"reason": reason,
+                                                             "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
 
 
 @contextlib.contextmanager
@@ -349,6 +438,10 @@ def writable(folder: Path) -> None:
         probe.write_text("ok")
         probe.unlink()
     except OSError as e:
+        blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+        if blocker is not None:          # mkdir says "File exists" or "Not a directory"
+            raise MemlibError(f"cannot write to {folder}: {blocker} is a file, not a folder; choose another "
+                              "--results-dir") from None
         raise MemlibError(f"cannot write to {folder}: {e.strerror or e}; free some space or choose another "
                           "--results-dir") from None
 
@@ -368,12 +461,12 @@ def _untrained_audit(results: Path, profile: str) -> int:
 def _metrics(out_dir: Path) -> dict:
     from .claims.report import decode
     p = out_dir / "metrics.json"
-    return decode(json.loads(p.read_text())) if p.exists() else {}
+    return decode(json.loads(p.read_text()), where=p) if p.exists() else {}
 
 
 def _summary(rows) -> str:
     counted = [r for r in rows if r["about"] != "sanity"]
-    text = ", ".join(f"{sum(r['outcome'] == o for r in counted)} {o}" for o in claims.OUTCOMES)
+    text = ", ".join(f"{sum(r['outcome'] == o for r in counted)} {o}" for o in claims.report.COUNTED)
     regs = sum(r["regression"] for r in rows)
     return text + (f"; {regs} REGRESSIONS" if regs else "; as the ledger expects")
 
@@ -392,7 +485,7 @@ def _report(results: Path, profile: str, against, only=None) -> int:
         regs = [line for line in regs if mine(line)]
     c = report["counts"]
     print(f"report: {results / profile / 'report.md'} ({c['reproduced']} reproduced, {c['not reproduced']} "
-          f"not reproduced, {c['not run']} not run; {len(regs)} regressions"
+          f"not reproduced, {c['unstable']} unstable, {c['not run']} not run; {len(regs)} regressions"
           + (f" against the ledger and {against}" if against else " against the ledger")
           + (f" in {', '.join(only)}; {others} more in notebooks not run now" if only and others else "") + ")")
     for line in regs:
@@ -407,12 +500,17 @@ def _report(results: Path, profile: str, against, only=None) -> int:
 def _check_baseline(path, profile: str) -> None:
     """One clear line before any work when --against names no usable baseline report."""
     p = Path(path)
+    if p.is_dir():
+        raise MemlibError(f"--against {path} is a folder; name a report.json (e.g. {p / 'report.json'} or "
+                          "baselines/quick-cpu.json)")
     try:
         base = json.loads(p.read_text())
     except FileNotFoundError:
         raise MemlibError(f"--against {path}: no such file; name a report.json (e.g. baselines/quick-cpu.json)") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise MemlibError(f"--against {path} is not a JSON report ({e})") from None
+    except OSError as e:
+        raise MemlibError(f"--against {path} cannot be read: {e.strerror or e}") from None
     if not isinstance(base, dict) or "claims" not in base:
         raise MemlibError(f"--against {path} is not a report.json written by `python -m memlib check`")
     if base.get("profile") != profile:
@@ -420,9 +518,26 @@ def _check_baseline(path, profile: str) -> None:
 
 
 def check(args) -> int:
+    results = Path(args.results_dir).expanduser()
+    if not results.is_dir():            # a mistyped folder: never created and reported as "every claim not run"
+        raise MemlibError(f"no results in {results}: " + ("it is a file, not a folder" if results.exists() else
+                          "no such folder") + "; pass the --results-dir a run wrote (default results/)")
+    if (results / args.profile).exists() and not (results / args.profile).is_dir():
+        raise MemlibError(f"no results in {results / args.profile}: it is a file, not a folder")
     if args.against is not None:
         _check_baseline(args.against, args.profile)
-    return _report(Path(args.results_dir), args.profile, args.against)
+    return _report(results, args.profile, args.against)
+
+
+def envelope(args) -> int:
+    from . import envelope as _envelope
+    names = resolve_names(args.only)
+    out = Path(args.out or ROOT / "baselines" / f"{args.profile}-cpu.json")
+    body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
+                           workdir=Path(args.workdir), out=out, seed=args.seed, reuse=args.reuse)
+    print(_envelope.describe(body))
+    print(f"envelope: wrote {out}")
+    return 0
 
 
 def bench(args) -> int:
@@ -473,6 +588,8 @@ def serve(args) -> int:
     from .store import results_root
     from .tour import PROFILES as TOUR_PROFILES
     check_choice(args.profile, TOUR_PROFILES, "tour profile")
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise MemlibError(f"--port {args.port}: a TCP port is 1..65535 (leave it out for 8866, or a free one)")
     try:
         import voila  # noqa: F401
     except ImportError:
@@ -482,7 +599,7 @@ def serve(args) -> int:
     os.environ["MEMLIB_TOUR_PROFILE"] = args.profile
     os.environ.pop("MEMLIB_HEADLESS", None)            # live widgets
     ensure_kernel()                                    # the tour's kernelspec: "memlib", this Python
-    port = args.port if args.port else _free_port(8866)
+    port = args.port if args.port is not None else _free_port(8866)
     url = f"http://127.0.0.1:{port}/"
     cmd = [sys.executable, "-m", "voila", str(NOTEBOOK_DIR / f"{TOUR}.ipynb"), f"--port={port}",
            "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--VoilaConfiguration.progressive_rendering=True",
@@ -534,6 +651,18 @@ def main(argv=None) -> int:
     p.add_argument("--no-costs", action="store_true", help="list the jobs without measuring step rates")
     p.add_argument("--record", action="store_true", help="also write the totals to baselines/plan-PROFILE.json, "
                    "which run --profile PROFILE reads for its estimate (plan with an empty cache: a fresh --results-dir)")
+    p = sub.add_parser("envelope", help="run a profile under other seeds, threads and instruction sets; write the "
+                                        "baseline that --against compares with (memlib.envelope)")
+    p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
+    p.add_argument("--only", action="append", help="one notebook (repeatable): its part is merged into --out")
+    p.add_argument("--variation", action="append", help="only these variations (repeatable; 'base' is required): "
+                   "base, seed+1, seed+2, 1thread-avx2 (default: all)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workdir", default=str(ROOT / "results" / "envelope"),
+                   help="where each variation's results and model caches go (default results/envelope)")
+    p.add_argument("--out", default=None, help="the baseline to write (default baselines/PROFILE-cpu.json)")
+    p.add_argument("--reuse", action="store_true", help="keep variations already finished in --workdir (only when "
+                   "they ran the code being recorded)")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(ROOT / "results"))
@@ -541,7 +670,8 @@ def main(argv=None) -> int:
     p.add_argument("--steps", type=int, default=60, help="timed steps per repeat")
     p.add_argument("--case", action="append", help="only this case (repeatable)")
     p = sub.add_parser("serve", help="the teaching tour in Voila on 127.0.0.1")
-    p.add_argument("--port", type=int, default=0, help="default: 8866, or a free port when that one is taken")
+    p.add_argument("--port", type=int, default=None, help="1..65535; default: 8866, or a free port when that one "
+                                                         "is taken")
     p.add_argument("--profile", default="quick", help="smoke or quick: the explorers' sizes (default quick, "
                                                       "whose models `./run_all.sh` caches)")
     p.add_argument("--results-dir", default=str(ROOT / "results"), help="whose cache/ to read and fill")
@@ -564,6 +694,8 @@ def main(argv=None) -> int:
         if args.command == "plan":
             check_choice(args.device, DEVICES, "device")
             return plan(args)
+        if args.command == "envelope":
+            return envelope(args)
         if args.command == "run":
             check_choice(args.device, DEVICES, "device")
             return run(args)
@@ -571,9 +703,15 @@ def main(argv=None) -> int:
     except MemlibError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM or SIGHUP outside a notebook (run marks that one failed)
+        print(f"error: interrupted ({_signal_name(e)})", file=sys.stderr)
+        return _signal_status(e)
     except OSError as e:                 # a full disk or a read-only folder: one line naming the file
         where = e.filename or ("the data root" if args.command == "data" else "the results folder")
         option = "--data-root" if args.command == "data" else "--results-dir"
+        if args.command == "check" and e.errno not in (errno.ENOSPC, errno.EROFS, errno.EDQUOT):
+            print(f"error: {where}: {e.strerror or e}; check --results-dir", file=sys.stderr)   # reading
+            return 2
         print(f"error: cannot write {where}: {e.strerror or e}; free some space or choose another {option}",
               file=sys.stderr)
         return 2

@@ -26,6 +26,7 @@ import torch
 
 from . import claims as _claims
 from . import data as _data
+from . import machine as _machine
 from . import plan as _plan
 from .models import count_parameters, initialize_
 from .plot import savefig
@@ -402,7 +403,7 @@ class Run:
         self._write("provenance.json", {
             "notebook": self.notebook, "parameters": self.params, "resolved_device": str(get_device()),
             "cuda_device": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
-            "numerics": numerics(), "datasets": sorted(_data.used), "sources": self.sources,
+            "numerics": numerics(), "arithmetic": _machine.arithmetic(), "datasets": sorted(_data.used), "sources": self.sources,
             "wall_time_s": round(wall, 2), "git_commit": _git_commit(), "versions": _versions(),
             "cache_hits": self.cache.hits, "cache_misses": self.cache.misses, "figures": self.figures,
             "argv": sys.argv[:1], "finished": time.strftime("%Y-%m-%dT%H:%M:%S")})

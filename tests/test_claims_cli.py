@@ -107,7 +107,7 @@ def test_report_files_and_headline(tmp_path):
     report = claims.check(tmp_path, "quick")
     assert report["regressions"]                                            # almost everything "not run"
     text = (tmp_path / "quick" / "report.md").read_text()
-    assert text.startswith("# Reproduction report") and "| paper | reproduced | not reproduced | not run |" in text
+    assert text.startswith("# Reproduction report") and "| paper | reproduced | not reproduced | unstable | not run |" in text
     assert "Regressions:" in text and "float32, TF32 off" in text
     assert json.loads((tmp_path / "quick" / "report.json").read_text())["profile"] == "quick"
 

@@ -1,13 +1,13 @@
 """The papers' claims as data, and the report that judges them.
 
-`core` defines a claim (quote, test, fit gate, expected outcome per profile) and its three outcomes;
+`core` defines a claim (quote, test, fit gate, expected outcome per profile) and its outcomes;
 `report` turns a profile's metrics into `report.md` / `report.json` with regressions against the
 ledger and, optionally, a baseline report. `paper1` .. `paper4` hold each paper's claims.
 """
 from __future__ import annotations
 
 from .core import (CODE_PATH_PROFILES, FIT_RATIO, LEDGER_PROFILES, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OPS,
-                   OUTCOMES, REPRODUCED, Claim, Gate, band_holds, evaluate, fitted)
+                   OUTCOMES, REPRODUCED, UNSTABLE, Claim, Gate, band_holds, evaluate, fitted)
 from .paper1 import CLAIMS as PAPER1
 from .paper2 import CLAIMS as PAPER2
 from .paper3 import CLAIMS as PAPER3
@@ -36,7 +36,7 @@ class ClaimTable(list):
 
     def _repr_markdown_(self):
         counted = [r for r in self if r["about"] != "sanity"]
-        head = ", ".join(f"{sum(r['outcome'] == o for r in counted)} {o}" for o in OUTCOMES)
+        head = ", ".join(f"{sum(r['outcome'] == o for r in counted)} {o}" for o in _report.COUNTED)
         regs = [r for r in self if r["regression"]]
         head += f"; {len(regs)} regressions against the ledger" + (": " + ", ".join(r["id"] for r in regs) if regs else "")
         return f"**{head}**\n\n" + markdown(list(self))
@@ -47,5 +47,5 @@ class ClaimTable(list):
 
 
 __all__ = ["CLAIMS", "Claim", "ClaimTable", "Gate", "NOTEBOOKS", "OPS", "OUTCOMES", "REPRODUCED", "NOT_REPRODUCED",
-           "NOT_RUN", "LEDGER_PROFILES", "CODE_PATH_PROFILES", "FIT_RATIO", "band_holds", "check", "evaluate",
+           "NOT_RUN", "UNSTABLE", "LEDGER_PROFILES", "CODE_PATH_PROFILES", "FIT_RATIO", "band_holds", "check", "evaluate",
            "evaluate_notebook", "fitted", "markdown"]

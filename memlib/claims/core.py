@@ -290,6 +290,7 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     row["why"] = render_text(claim.why, metrics)
 
     def done(outcome, reason=""):
+        row["run_outcome"] = outcome          # this run's own outcome, before the ledger's 'unstable' is applied
         if expected == UNSTABLE and outcome in (REPRODUCED, NOT_REPRODUCED):
             # the envelope saw this claim take both outcomes: this run's one is shown, never counted
             reason = f"{outcome} in this run, but its outcome moves across seeds and machines (the ledger): {reason}"

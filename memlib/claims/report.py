@@ -7,7 +7,11 @@ statements reproduced / not reproduced / not run and the regressions:
 * an outcome that differs from the claim's expected outcome at this profile (the ledger), and
 * with `against=` a committed baseline report of the same profile: outcomes that flipped, and metrics
   that drifted beyond their tolerance (`TOLERANCES`). A drift of a metric that a claim reads (its value,
-  threshold or fit gate) is a regression; other drifts are listed for information.
+  threshold or fit gate) is a regression; other drifts are listed for information. A baseline built by
+  `python -m memlib envelope` carries the *variation envelope* (the profile run under other seeds, thread
+  counts and instruction sets): a metric drifts only outside its envelope widened by its tolerance, and an
+  outcome flips only when it leaves the set of outcomes the envelope saw. A claim that took several outcomes
+  there must be expected *unstable* by the ledger (a regression otherwise).
 
 `report.json` carries every notebook's metrics and provenance, so a report is itself a baseline.
 """
@@ -19,7 +23,11 @@ import math
 from pathlib import Path
 
 from ..runtime import atomic_write_text
-from .core import LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OUTCOMES, REPRODUCED, _fmt, evaluate, ledger_data
+from .. import machine
+from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, _fmt, evaluate,
+                   ledger_data)
+
+COUNTED = (REPRODUCED, NOT_REPRODUCED, UNSTABLE, NOT_RUN)      # the report's columns
 
 # How far a metric may move from the baseline before it counts as drifted: |new - old| <= atol + rtol |old|,
 # first matching pattern wins. Correlations and fractions live on [0, 1]; losses and eigenvalue errors are
@@ -51,23 +59,46 @@ def _mean(v):
 
 def drifted(metric: str, new, old) -> bool:
     """Whether `new` moved from `old` beyond the metric's tolerance (seed bands: their means)."""
-    a, b = _mean(new), _mean(old)
-    if math.isnan(a) and math.isnan(b):
-        return False
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return a != b
+    return outside(metric, new, _mean(old), _mean(old))
+
+
+def outside(metric: str, new, lo: float, hi: float, nan_inside: bool = False) -> bool:
+    """Whether `new` (its mean, for a seed band) lies outside the envelope [lo, hi] widened by the metric's
+    tolerance: atol + rtol x the larger of |lo|, |hi|. NaN is inside when the envelope saw NaN
+    (`nan_inside`, or lo and hi NaN)."""
+    a = _mean(new)
+    lo, hi = float(lo), float(hi)
+    if math.isnan(a):
+        return not (nan_inside or (math.isnan(lo) and math.isnan(hi)))
+    if math.isnan(lo) or math.isnan(hi):
+        return True
+    if not (math.isfinite(a) and math.isfinite(lo) and math.isfinite(hi)):
+        return not (lo <= a <= hi)
     atol, rtol = tolerance(metric)
-    return abs(a - b) > atol + rtol * abs(b)
+    tol = atol + rtol * max(abs(lo), abs(hi))
+    return a < lo - tol or a > hi + tol
 
 
-def _read_json(path: Path):
+def _read_json(path: Path, *, obj: bool = False):
+    """The JSON in `path`, None when there is no file; with `obj`, a JSON object or a MemlibError naming the file."""
+    from ..runtime import MemlibError
     try:
-        return json.loads(path.read_text())
+        value = json.loads(path.read_text())
     except FileNotFoundError:
         return None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        from ..runtime import MemlibError
         raise MemlibError(f"{path} is not valid JSON ({e}); re-run that notebook or delete the file") from None
+    if obj and not isinstance(value, dict):
+        raise MemlibError(f"{path} holds {_json_kind(value)}, not a JSON object; re-run that notebook or delete the file")
+    return value
+
+
+def _json_kind(v) -> str:
+    """What a JSON value is, in words (for one-line errors)."""
+    if v is None or isinstance(v, bool):
+        return json.dumps(v)
+    kind = {dict: "an object", list: "a list", str: "a string"}.get(type(v))
+    return f"{kind} ({json.dumps(v)[:60]})" if kind else f"the number {v}"
 
 
 def load_results(results_dir, profile: str) -> dict:
@@ -78,19 +109,39 @@ def load_results(results_dir, profile: str) -> dict:
     base = Path(results_dir) / profile
     out = {}
     for nb in NOTEBOOKS.values():
-        prov = _read_json(base / nb / "provenance.json")
-        metrics = _read_json(base / nb / "metrics.json") if prov is not None else None
-        failed = _read_json(base / nb / "failed.json")
-        out[nb] = {"metrics": None if metrics is None else decode(metrics), "provenance": prov,
+        prov = _read_json(base / nb / "provenance.json", obj=True)
+        path = base / nb / "metrics.json"
+        metrics = _read_json(path) if prov is not None else None
+        failed = _read_json(base / nb / "failed.json", obj=True)
+        out[nb] = {"metrics": None if metrics is None else decode(metrics, where=path), "provenance": prov,
                    "failed": None if failed is None else failed.get("reason", "failed")}
     return out
 
 
-def decode(metrics: dict) -> dict:
-    """metrics.json keeps NaN and infinities as the strings "nan", "inf", "-inf" (valid JSON): as floats."""
-    def one(v):
-        return float(v) if isinstance(v, str) and v in ("nan", "inf", "-inf") else v
-    return {k: [one(x) for x in v] if isinstance(v, list) else one(v) for k, v in metrics.items()}
+def decode(metrics: dict, where="metrics.json") -> dict:
+    """metrics.json keeps NaN and infinities as the strings "nan", "inf", "-inf" (valid JSON): as floats.
+    Anything else than an object of numbers and lists of numbers (a seed band) is a MemlibError naming the
+    file (`where`) and the first bad key."""
+    from ..runtime import MemlibError
+    fix = "re-run that notebook or delete the file"
+    if not isinstance(metrics, dict):
+        raise MemlibError(f"{where} holds {_json_kind(metrics)}, not an object of named metrics; {fix}")
+
+    def one(k, v):
+        if isinstance(v, str) and v in ("nan", "inf", "-inf"):
+            return float(v)
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return v
+        raise MemlibError(f"{where}: metric {k!r} is {_json_kind(v)}, not a number or a list of numbers (one per "
+                          f"seed); {fix}")
+
+    out = {}
+    for k, v in metrics.items():
+        if isinstance(v, list):
+            out[k] = [one(k, x) for x in v]
+        else:
+            out[k] = one(k, v)
+    return out
 
 
 def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
@@ -130,18 +181,33 @@ def data_line(provenance: dict | None) -> str:
 
 
 def counts(rows) -> dict:
-    return {o: sum(r["outcome"] == o for r in rows) for o in OUTCOMES}
+    return {o: sum(r["outcome"] == o for r in rows) for o in COUNTED}
 
 
 def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
-    """Flips (outcome differs from the baseline's) and drifts (metrics beyond tolerance) against a baseline report."""
+    """Flips (outcome differs from the baseline's) and drifts (metrics beyond tolerance) against a baseline report;
+    against an envelope (`baseline["envelope"]`): outcomes outside the set it saw, metrics outside its range."""
     # a notebook that read other datasets than the baseline's run (e.g. MNIST now, the embedded digits then) is
     # not compared: its numbers differ because its data do; the comparison lists it instead
     other_data = {nb: (_datasets(entry), _datasets(results.get(nb))) for nb, entry in baseline.get("notebooks", {}).items()
                   if (results.get(nb) or {}).get("metrics") is not None and _datasets(entry) != _datasets(results.get(nb))}
+    env = baseline.get("envelope") or {}
+    seen = env.get("outcomes") or {}
     base_rows = {r["id"]: r for r in baseline.get("claims", []) if r.get("notebook") not in other_data}
-    flips = [{"id": r["id"], "baseline": base_rows[r["id"]]["outcome"], "now": r["outcome"]}
-             for r in rows if r["id"] in base_rows and base_rows[r["id"]].get("outcome") != r["outcome"]]
+    flips = []
+    for r in rows:
+        if r["id"] not in base_rows:
+            continue
+        now = r.get("run_outcome", r["outcome"])
+        if r["id"] in seen:
+            took = sorted(set(seen[r["id"]].values()))
+            if now not in took:
+                flips.append({"id": r["id"], "baseline": " or ".join(took), "now": now})
+        else:
+            b = base_rows[r["id"]]
+            was = b.get("run_outcome") if b.get("outcome") == UNSTABLE else b.get("outcome")
+            if was != now:
+                flips.append({"id": r["id"], "baseline": was, "now": now})
     claim_metrics = {}
     for r in rows:
         keys = [r["metric"], *(g.split()[0] for g in r["fit"])]
@@ -153,6 +219,7 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
                 keys.append(thr)
         for k in keys:
             claim_metrics.setdefault((r["notebook"], k), []).append(r["id"])
+    ranges = env.get("metrics") or {}
     drifts, absent = [], []
     for nb, entry in baseline.get("notebooks", {}).items():
         if nb in other_data:
@@ -165,11 +232,20 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
             if k not in new_metrics:
                 absent.append({"notebook": nb, "metric": k, "claims": claim_metrics.get((nb, k), [])})
                 continue
-            if drifted(k, new_metrics[k], old):
+            lo, hi, *nan = (ranges.get(nb) or {}).get(k) or (_mean(old), _mean(old))
+            if outside(k, new_metrics[k], lo, hi, nan_inside=bool(nan)):
                 atol, rtol = tolerance(k)
                 drifts.append({"notebook": nb, "metric": k, "baseline": _mean(old), "now": _mean(new_metrics[k]),
+                               "envelope": [lo, hi] if nb in ranges else None,
                                "atol": atol, "rtol": rtol, "claims": claim_metrics.get((nb, k), [])})
-    return {"flips": flips, "drifts": drifts, "absent": absent,
+    # the ledger must call a claim unstable when the envelope saw it take more than one outcome
+    ledger = {r["id"]: r["expected"] for r in rows}
+    moving = {cid: by for cid, by in seen.items() if len(set(by.values())) > 1}
+    unexpected = [{"id": cid, "took": by, "ledger": ledger[cid]} for cid, by in sorted(moving.items())
+                  if cid in ledger and ledger[cid] != UNSTABLE]
+    return {"flips": flips, "drifts": drifts, "absent": absent, "unstable_not_in_ledger": unexpected,
+            "envelope": {"variations": [v.get("name") for v in env.get("variations", [])],
+                         "moving": sorted(moving)} if env else None,
             "other_data": {nb: {"baseline": list(old), "now": list(new)} for nb, (old, new) in other_data.items()},
             "baseline_device": baseline.get("device"), "baseline_profile": baseline.get("profile")}
 
@@ -193,9 +269,14 @@ def regressions(rows, comparison: dict | None) -> list[str]:
            if r["regression"]]
     if comparison:
         out += [f"{f['id']}: {f['now']}, the baseline had {f['baseline']}" for f in comparison["flips"]]
-        out += [f"{d['notebook']} {d['metric']}: {_fmt(d['now'])}, baseline {_fmt(d['baseline'])} "
-                f"(tolerance {d['atol']:g} + {d['rtol']:g} x |baseline|; read by {', '.join(d['claims'])})"
+        out += [f"{d['notebook']} {d['metric']}: {_fmt(d['now'])}, "
+                + (f"envelope {_fmt(d['envelope'][0])} .. {_fmt(d['envelope'][1])}" if d.get("envelope")
+                   else f"baseline {_fmt(d['baseline'])}")
+                + f" (tolerance {d['atol']:g} + {d['rtol']:g} x |baseline|; read by {', '.join(d['claims'])})"
                 for d in comparison["drifts"] if d["claims"]]
+        out += [f"{u['id']}: took " + ", ".join(f"{o} ({v})" for v, o in u["took"].items())
+                + f" across the baseline's envelope, but the ledger expects {u['ledger']}: expect it unstable"
+                for u in comparison.get("unstable_not_in_ledger") or []]
         out += [f"{a['notebook']} {a['metric']}: in the baseline, not measured now (read by {', '.join(a['claims'])})"
                 for a in comparison["absent"] if a["claims"]]
     return out
@@ -223,7 +304,8 @@ def _device_line(results: dict) -> str:
         if prov:
             seen.add(f"{prov.get('resolved_device', '?')}"
                      + (f" ({prov['cuda_device']})" if prov.get("cuda_device") else "")
-                     + f", {prov.get('numerics', {}).get('policy', 'numerical policy not recorded')}")
+                     + f", {prov.get('numerics', {}).get('policy', 'numerical policy not recorded')}"
+                     + f"; {machine.describe(prov.get('arithmetic'))}")
     return "; ".join(sorted(seen)) or "no finished run"
 
 
@@ -256,11 +338,14 @@ def render(report: dict) -> str:
     rows = report["claims"]
     text = [f"# Reproduction report — profile `{report['profile']}`", "",
             f"Device and numerics: {report['device']}.", "",
-            "| paper | reproduced | not reproduced | not run |", "|---|---|---|---|"]
+            "| paper | reproduced | not reproduced | unstable | not run |", "|---|---|---|---|---|"]
     for p, c in report["per_paper"].items():
-        text.append(f"| {p} `{NOTEBOOKS[p]}` | {c[REPRODUCED]} | {c[NOT_REPRODUCED]} | {c[NOT_RUN]} |")
+        text.append(f"| {p} `{NOTEBOOKS[p]}` | {c[REPRODUCED]} | {c[NOT_REPRODUCED]} | {c.get(UNSTABLE, 0)} | {c[NOT_RUN]} |")
     c = report["counts"]
-    text.append(f"| all | {c[REPRODUCED]} | {c[NOT_REPRODUCED]} | {c[NOT_RUN]} |")
+    text.append(f"| all | {c[REPRODUCED]} | {c[NOT_REPRODUCED]} | {c.get(UNSTABLE, 0)} | {c[NOT_RUN]} |")
+    text += ["", "*Unstable*: the claim took more than one outcome across the variation envelope (other seeds, "
+             "thread counts, instruction sets: `python -m memlib envelope`); this run's outcome is shown, never counted "
+             "as reproduced."]
     text += ["", f"**Regressions: {len(report['regressions'])}**" + (" (outcomes as the ledger expects"
              + (", no flips or drifts against the baseline" if report["comparison"] else "") + ")"
              if not report["regressions"] else "")]
@@ -268,6 +353,10 @@ def render(report: dict) -> str:
     comp = report["comparison"]
     if comp:
         info = [d for d in comp["drifts"] if not d["claims"]]
+        if comp.get("envelope"):
+            text += ["", f"The baseline is an envelope of {len(comp['envelope']['variations'])} runs "
+                     f"({', '.join(comp['envelope']['variations'])}): a metric drifts only outside its range over them "
+                     "widened by its tolerance; an outcome flips only when the envelope never took it."]
         text += ["", f"Against the baseline ({comp['baseline_device']}): {len(comp['flips'])} outcomes flipped, "
                  f"{len(comp['drifts'])} metrics drifted ({len(comp['drifts']) - len(info)} read by claims), "
                  f"{len(comp['absent'])} baseline metrics not measured."]
@@ -288,7 +377,7 @@ def render(report: dict) -> str:
         if off_ledger_data(prov, report["profile"], nb):
             text += ["", f"This run {off_ledger_data(prov, report['profile'], nb)}: outcomes that differ from the ledger are "
                      "data-dependent, not regressions."]
-        for outcome in (NOT_REPRODUCED, REPRODUCED, NOT_RUN):
+        for outcome in (NOT_REPRODUCED, UNSTABLE, REPRODUCED, NOT_RUN):
             sel = [r for r in prow if r["outcome"] == outcome]
             if sel:
                 text += ["", f"### {outcome.capitalize()} ({len(sel)})", "", markdown(sel)]
@@ -297,7 +386,7 @@ def render(report: dict) -> str:
              "own entry where one is given, else the paper's: the full profile is sized to reach the papers' outcomes "
              "and is measured on a GPU (benchmarks/gpu_check.sh).", "",
              "| claim | " + " | ".join(LEDGER_COLUMNS) + " |", "|---|" + "---|" * len(LEDGER_COLUMNS)]
-    short = {REPRODUCED: "R", NOT_REPRODUCED: "NR", NOT_RUN: "not run"}
+    short = {REPRODUCED: "R", NOT_REPRODUCED: "NR", NOT_RUN: "not run", UNSTABLE: "unstable"}
     text += [f"| `{r['id']}` | " + " | ".join(short[r["ledger"][p]] for p in LEDGER_COLUMNS) + " |"
              for r in rows if r["about"] != "sanity"]
     sanity = [r for r in rows if r["about"] == "sanity"]

@@ -1,0 +1,194 @@
+"""The variation envelope: a profile run under the variations a user's machine can bring, and what each
+metric and claim did across them. The committed baseline (`baselines/quick-cpu.json`) is one.
+
+Float32 training is chaotic in its last bits: another CPU's kernels (AVX2 or AVX-512, MKL or OpenBLAS),
+another thread count (another summation order) or a GPU gives other numbers. A regression check must tell
+those apart from a change of code, and a verdict must not depend on them. So the baseline records, for
+every metric, its range over
+
+* ``base``          the profile as `./run_all.sh` runs it (seed 0, the machine's threads and kernels);
+* ``seed+1``, ``seed+2``  the same with every seed band shifted (seeds 1-3, 2-4; every random draw follows):
+                    the proxy for arithmetic we cannot pin, since a last-bit change in a long training
+                    moves its result about as much as another seed does;
+* ``1thread-avx2``  one intra-op thread and the kernels pinned to AVX2 (ATEN_CPU_CAPABILITY,
+                    ONEDNN_MAX_CPU_ISA, MKL_CBWR), with its own model cache;
+
+and, for every claim, the outcomes it took. `report.compare` then flags a metric only outside its range
+widened by its tolerance and an outcome only when the envelope never took it; a claim that took more
+than one outcome is *unstable* and the ledger must say so (`claims.core.UNSTABLE`).
+
+Building it is several runs of the profile (about an hour for quick on 2 cores; `--only NB` builds one
+notebook's part and merges it into the existing file; `--reuse` keeps the variations' finished runs
+already in the working folder: use it only when they ran the code being recorded).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import claims
+from .claims import report as _report
+from .runtime import MemlibError, atomic_write_text
+
+AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_CBWR": "AVX2"}
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One run of the profile: seed offset, environment (threads, kernels) and which model cache it shares."""
+    name: str
+    seed_offset: int = 0
+    env: dict = field(default_factory=dict)
+    cache: str = "native"          # variations with the same arithmetic share trained models
+
+
+VARIATIONS = {v.name: v for v in (
+    Variation("base"),
+    Variation("seed+1", seed_offset=1),
+    Variation("seed+2", seed_offset=2),
+    Variation("1thread-avx2", env={**ONE_THREAD, **AVX2}, cache="avx2-1t"),
+)}
+DEFAULT = tuple(VARIATIONS)
+
+
+def run_variation(v: Variation, profile: str, names: list[str], workdir: Path, seed: int, reuse: bool) -> float:
+    """`python -m memlib run` for one variation into workdir/<name>/ (its own cache per arithmetic). Returns
+    the wall time in seconds (0 when reused)."""
+    out = workdir / v.name
+    if reuse and all(_finished(out / profile / nb) for nb in names):
+        print(f"envelope: {v.name}: reusing the finished run in {out}", flush=True)
+        return 0.0
+    env = {**os.environ, **v.env, "MEMLIB_CACHE": str(workdir / f"cache-{v.cache}")}
+    cmd = [sys.executable, "-m", "memlib", "run", "--profile", profile, "--seed", str(seed + v.seed_offset),
+           "--results-dir", str(out), "--device", "cpu"]
+    for nb in names:
+        cmd += ["--only", nb]
+    print(f"envelope: {v.name} (seed {seed + v.seed_offset}{', ' if v.env else ''}"
+          f"{' '.join(f'{k}={x}' for k, x in v.env.items())}) -> {out}", flush=True)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, check=False)     # exit 1 on a ledger mismatch: the envelope records it anyway
+    wall = time.perf_counter() - t0
+    failed = [nb for nb in names if not _finished(out / profile / nb)]
+    if failed:
+        raise MemlibError(f"envelope: variation {v.name} did not finish {', '.join(failed)} "
+                          f"(see {out / profile}); nothing was written")
+    return wall
+
+
+def _finished(folder: Path) -> bool:
+    return (folder / "provenance.json").exists() and not (folder / "failed.json").exists()
+
+
+def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[dict]]) -> dict:
+    """{"metrics": {nb: {key: [lo, hi]}}, "outcomes": {claim: {variation: outcome}}} from each variation's
+    results (`report.load_results`) and claim rows (outcomes before the ledger's 'unstable' is applied)."""
+    values: dict = {}
+    for results in per_variation.values():
+        for nb, entry in results.items():
+            for k, v in (entry.get("metrics") or {}).items():
+                values.setdefault(nb, {}).setdefault(k, []).append(_report._mean(v))
+    ranges = {nb: {k: _range(vs) for k, vs in m.items()} for nb, m in values.items()}
+    outcomes: dict = {}
+    for name, rows in rows_by_variation.items():
+        for r in rows:
+            outcomes.setdefault(r["id"], {})[name] = r.get("run_outcome", r["outcome"])
+    return {"metrics": ranges, "outcomes": outcomes}
+
+
+def _range(vs: list[float]) -> list:
+    """[lo, hi] of the finite-or-infinite values; [lo, hi, "nan"] when some variation measured NaN (NaN is then
+    inside the envelope); [nan, nan] when all did."""
+    real = [v for v in vs if v == v]
+    if not real:
+        return [float("nan"), float("nan")]
+    return [min(real), max(real)] + (["nan"] if len(real) < len(vs) else [])
+
+
+def build(profile: str = "quick", *, names: list[str], variations=DEFAULT, workdir, out, seed: int = 0,
+          reuse: bool = False, merge: bool = True) -> dict:
+    """Run every variation for `names`, write the envelope baseline to `out` (merged with the notebooks it
+    already holds when `merge`), and return it. The base variation's report is the baseline's body."""
+    if "base" not in variations:
+        raise MemlibError("an envelope needs the 'base' variation (its report is the baseline's body)")
+    unknown = [v for v in variations if v not in VARIATIONS]
+    if unknown:
+        raise MemlibError(f"unknown variation {unknown[0]!r}; choose from {', '.join(VARIATIONS)}")
+    workdir, out = Path(workdir).resolve(), Path(out)
+    walls = {v: run_variation(VARIATIONS[v], profile, names, workdir, seed, reuse) for v in variations}
+    per_variation = {v: {nb: e for nb, e in _report.load_results(workdir / v, profile).items() if nb in names}
+                     for v in variations}
+    mine = [c for c in claims.CLAIMS if c.notebook in names]
+    rows = {v: _report.evaluate_all(mine, per_variation[v], profile) for v in variations}
+    body = _report.build(claims.CLAIMS, workdir / "base", profile)
+    summary = summarize(per_variation, rows)
+    env = {"variations": [{"name": v, "seed": seed + VARIATIONS[v].seed_offset, "env": VARIATIONS[v].env,
+                           "wall_s": round(walls[v], 1),
+                           "arithmetic": {nb: (e.get("provenance") or {}).get("arithmetic")
+                                          for nb, e in per_variation[v].items()}} for v in variations],
+           **summary}
+    old = json.loads(out.read_text()) if merge and out.exists() else None
+    if old and old.get("envelope") and old.get("profile") == profile:
+        body = _merge(old, body, names, env)
+    else:
+        body["notebooks"] = {nb: e for nb, e in body["notebooks"].items() if nb in names}
+        body["claims"] = [r for r in body["claims"] if r["notebook"] in names]
+        body["envelope"] = {**env, "built": {nb: time.strftime("%Y-%m-%d") for nb in names}}
+    counted = [r for r in body["claims"] if r["about"] != "sanity"]
+    body["counts"] = _report.counts(counted)
+    body["per_paper"] = {p: _report.counts([r for r in counted if r["paper"] == p]) for p in claims.NOTEBOOKS}
+    body["sanity"] = _report.counts([r for r in body["claims"] if r["about"] == "sanity"])
+    body["regressions"], body["comparison"] = [], None
+    atomic_write_text(out, json.dumps(body, indent=1, default=str))
+    return body
+
+
+def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
+    """`old`'s notebooks other than `names`, with `new`'s for `names` (claims, metrics, envelope)."""
+    keep = lambda nb: nb not in names                                   # noqa: E731
+    merged = dict(new)
+    merged["notebooks"] = {**{nb: e for nb, e in old.get("notebooks", {}).items() if keep(nb)},
+                           **{nb: e for nb, e in new["notebooks"].items() if nb in names}}
+    order = list(claims.NOTEBOOKS.values())
+    rows = [r for r in old.get("claims", []) if keep(r["notebook"])] + [r for r in new["claims"] if r["notebook"] in names]
+    merged["claims"] = sorted(rows, key=lambda r: order.index(r["notebook"]))
+    oe = old["envelope"]
+    by_name = {v["name"]: v for v in oe.get("variations", [])}
+    for v in env["variations"]:
+        prev = by_name.get(v["name"], {**v, "arithmetic": {}, "wall_s": 0.0})
+        by_name[v["name"]] = {**v, "arithmetic": {**prev.get("arithmetic", {}), **v["arithmetic"]},
+                              "wall_s": round(prev.get("wall_s", 0.0) + v["wall_s"], 1)}
+    ids = {c.id for c in claims.CLAIMS if c.notebook in names}
+    merged["envelope"] = {
+        "variations": list(by_name.values()),
+        "metrics": {**{nb: m for nb, m in oe.get("metrics", {}).items() if keep(nb)}, **env["metrics"]},
+        "outcomes": {**{c: o for c, o in oe.get("outcomes", {}).items() if c not in ids}, **env["outcomes"]},
+        "built": {**oe.get("built", {}), **{nb: time.strftime("%Y-%m-%d") for nb in names}}}
+    return merged
+
+
+def describe(body: dict, top: int = 12) -> str:
+    """What the envelope shows: the claims that moved, and the metrics that moved most (relative width)."""
+    env = body.get("envelope") or {}
+    lines = [f"envelope of {len(env.get('variations', []))} variations: "
+             + ", ".join(f"{v['name']} ({v['wall_s']:.0f} s)" for v in env.get("variations", []))]
+    ledger = {r["id"]: r["expected"] for r in body.get("claims", [])}
+    moving = {c: o for c, o in env.get("outcomes", {}).items() if len(set(o.values())) > 1}
+    lines.append(f"{len(moving)} claims took more than one outcome (unstable):")
+    for c, o in sorted(moving.items()):
+        lines.append(f"  {c}: " + ", ".join(f"{v} {x}" for v, x in o.items())
+                     + ("" if ledger.get(c) == claims.UNSTABLE else f"  [ledger: {ledger.get(c)}]"))
+    widths = []
+    for nb, m in env.get("metrics", {}).items():
+        for k, (lo, hi, *_) in m.items():
+            if lo == lo and hi == hi and abs(hi) + abs(lo) > 0 and abs(hi - lo) < float("inf"):
+                widths.append(((hi - lo) / max(abs(lo), abs(hi)), nb, k, lo, hi))
+    widths.sort(reverse=True)
+    lines.append(f"the {top} metrics that moved most (range / largest |value|):")
+    lines += [f"  {nb} {k}: {lo:.4g} .. {hi:.4g} ({w:.0%})" for w, nb, k, lo, hi in widths[:top]]
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""The variation envelope (memlib.envelope) and the comparison against it (claims.report.compare): a metric inside
+its range over the variations is no drift, outside it (beyond tolerance) is; an outcome the envelope took is no
+flip; a claim that took two outcomes must be expected 'unstable'. Also: whys rendered from metrics."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from memlib import claims, envelope, machine
+from memlib.claims import core, report
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _claim(**kw):
+    base = dict(id="t.c", paper=4, figure="Fig 1", quote="a sentence of the paper long enough to count",
+                statement="s", metric="m", op=">", threshold=0.5, expect={"quick": claims.REPRODUCED,
+                                                                         "paper": claims.REPRODUCED},
+                fit=("g.loss_ratio < 0.05",))
+    base.update(kw)
+    return core.Claim(**base)
+
+
+def _baseline(metrics: dict, outcomes: dict | None = None, ranges: dict | None = None):
+    nb = "04_rho_dynamics"
+    base = {"profile": "quick", "notebooks": {nb: {"metrics": metrics, "provenance": {}}},
+            "claims": [{"id": "t.c", "notebook": nb, "outcome": claims.REPRODUCED}]}
+    if outcomes is not None:
+        base["envelope"] = {"variations": [{"name": "base"}, {"name": "seed+1"}], "outcomes": outcomes,
+                            "metrics": {nb: ranges or {}}}
+    return base
+
+
+def _rows(claim, metrics):
+    return [core.evaluate(claim, metrics, "quick")]
+
+
+def _results(metrics):
+    return {"04_rho_dynamics": {"metrics": metrics, "provenance": {}}}
+
+
+def test_a_metric_inside_its_envelope_is_no_drift_and_outside_it_is():
+    c = _claim()
+    now = {"m": 0.8, "g.loss_ratio": 0.01}
+    base = _baseline({"m": 0.6, "g.loss_ratio": 0.01}, {"t.c": {"base": "reproduced", "seed+1": "reproduced"}},
+                     {"m": [0.6, 0.9], "g.loss_ratio": [0.01, 0.01]})
+    comp = report.compare(_rows(c, now), _results(now), base)
+    assert comp["drifts"] == [] and comp["flips"] == []
+    # the same value against a point baseline (no envelope) drifts: 0.8 vs 0.6 is beyond 0.02 + 5 %
+    comp = report.compare(_rows(c, now), _results(now), _baseline({"m": 0.6, "g.loss_ratio": 0.01}))
+    assert [d["metric"] for d in comp["drifts"]] == ["m"]
+    # outside the envelope widened by its tolerance (0.9 + 0.02 + 0.05 x 0.9 = 0.965): drifted, read by the claim
+    far = {"m": 0.99, "g.loss_ratio": 0.01}
+    comp = report.compare(_rows(c, far), _results(far), base)
+    assert [(d["metric"], d["claims"]) for d in comp["drifts"]] == [("m", ["t.c"])]
+    assert any("envelope 0.6 .. 0.9" in line for line in report.regressions(_rows(c, far), comp))
+
+
+def test_an_outcome_the_envelope_took_is_no_flip_one_it_never_took_is():
+    c = _claim(expect={"quick": claims.UNSTABLE, "paper": claims.REPRODUCED}, why="moves with the seed, see the envelope")
+    fails = {"m": 0.2, "g.loss_ratio": 0.01}
+    seen = {"t.c": {"base": "reproduced", "seed+1": "not reproduced"}}
+    comp = report.compare(_rows(c, fails), _results(fails), _baseline(fails, seen, {}))
+    assert comp["flips"] == [] and comp["unstable_not_in_ledger"] == []
+    only_r = {"t.c": {"base": "reproduced", "seed+1": "reproduced"}}
+    comp = report.compare(_rows(c, fails), _results(fails), _baseline(fails, only_r, {}))
+    assert comp["flips"] == [{"id": "t.c", "baseline": "reproduced", "now": "not reproduced"}]
+
+
+def test_a_claim_that_moved_in_the_envelope_must_be_expected_unstable():
+    c = _claim()                                  # the ledger expects reproduced
+    ok = {"m": 0.8, "g.loss_ratio": 0.01}
+    seen = {"t.c": {"base": "reproduced", "seed+1": "not reproduced"}}
+    comp = report.compare(_rows(c, ok), _results(ok), _baseline(ok, seen, {}))
+    assert [u["id"] for u in comp["unstable_not_in_ledger"]] == ["t.c"]
+    assert any("expect it unstable" in line for line in report.regressions(_rows(c, ok), comp))
+
+
+def test_unstable_claims_show_the_run_outcome_and_are_never_counted_as_reproduced():
+    c = _claim(expect={"quick": claims.UNSTABLE, "paper": claims.REPRODUCED}, why="moves with the seed, see the envelope")
+    row = core.evaluate(c, {"m": 0.8, "g.loss_ratio": 0.01}, "quick")
+    assert row["outcome"] == claims.UNSTABLE and row["run_outcome"] == claims.REPRODUCED and not row["regression"]
+    assert report.counts([row])[claims.REPRODUCED] == 0 and report.counts([row])[claims.UNSTABLE] == 1
+    row = core.evaluate(c, {"m": 0.8, "g.loss_ratio": 0.01}, "quick")
+    unfit = core.evaluate(c, {"m": 0.8, "g.loss_ratio": 0.5}, "quick")
+    assert unfit["outcome"] == claims.UNSTABLE and unfit["run_outcome"] == claims.NOT_REPRODUCED
+    assert core.evaluate(c, {}, "quick")["outcome"] == claims.NOT_RUN            # not run stays a regression
+    assert core.evaluate(c, {}, "quick")["regression"]
+
+
+def test_nan_is_inside_an_envelope_that_measured_nan_only():
+    assert not report.outside("x", float("nan"), 1.0, 2.0, nan_inside=True)
+    assert report.outside("x", float("nan"), 1.0, 2.0)
+    assert not report.outside("x", float("nan"), float("nan"), float("nan"))
+    assert report.outside("x", 1.5, float("nan"), float("nan"))
+    assert envelope._range([1.0, float("nan"), 3.0]) == [1.0, 3.0, "nan"]
+    assert envelope._range([2.0, 1.0]) == [1.0, 2.0]
+
+
+def test_summarize_takes_the_range_of_band_means_and_each_variations_outcome():
+    per = {"base": {"nb": {"metrics": {"a": [1.0, 3.0], "b": 5.0}}}, "seed+1": {"nb": {"metrics": {"a": [4.0, 6.0], "b": 4.0}}}}
+    rows = {"base": [{"id": "x", "outcome": "unstable", "run_outcome": "reproduced"}],
+            "seed+1": [{"id": "x", "outcome": "unstable", "run_outcome": "not reproduced"}]}
+    s = envelope.summarize(per, rows)
+    assert s["metrics"] == {"nb": {"a": [2.0, 5.0], "b": [4.0, 5.0]}}
+    assert s["outcomes"] == {"x": {"base": "reproduced", "seed+1": "not reproduced"}}
+
+
+def test_whys_are_rendered_from_the_runs_metrics_and_may_not_state_numbers():
+    assert core.render_text("ends at {a.loss:%} ({b})", {"a.loss": [0.345, 0.081], "b": 0.4312}) == \
+        "ends at 34.5 % / 8.1 % (0.431)"
+    assert "not measured" in core.render_text("{missing.key}", {})
+    assert core.stated_numbers("measured 34.5 / 8.1 % and 0.43; 20 layers, 1,500 steps, Fig 3a") == ["34.5", "8.1", "0.43"]
+    assert core.stated_numbers("it fits 4 of 10, at 20 %") == ["20 %"]
+    assert core.stated_numbers("below the bar 0.9 {x:%}", settings=[0.9]) == []
+    bad = _claim(expect={"quick": claims.NOT_REPRODUCED, "paper": claims.REPRODUCED},
+                 why="the net ends at 34.5 % of the zero loss")
+    assert any("placeholders" in p for p in bad.problems())
+    row = core.evaluate(_claim(expect={"quick": claims.NOT_REPRODUCED, "paper": claims.REPRODUCED},
+                               why="it ends at {g.loss_ratio:%} of the zero loss"), {"m": 0.1, "g.loss_ratio": 0.02}, "quick")
+    assert row["why"] == "it ends at 2 % of the zero loss" and "2 % of the zero loss" in row["reason"]
+
+
+def test_the_arithmetic_is_recorded_and_described():
+    a = machine.arithmetic()
+    assert a["cpu"] and a["cpu_capability"] and a["intra_op_threads"] >= 1
+    assert a["cpu_capability"] in machine.describe(a)
+
+
+def test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with():
+    base = json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())
+    env = base.get("envelope")
+    assert env and {v["name"] for v in env["variations"]} >= {"base"}
+    ledger = {c.id: c.expected("quick") for c in claims.CLAIMS}
+    moved = [cid for cid, o in env["outcomes"].items() if len(set(o.values())) > 1]
+    assert [cid for cid in moved if ledger.get(cid) != claims.UNSTABLE] == []
+    stable_unstable = [cid for cid, o in env["outcomes"].items() if len(set(o.values())) == 1
+                       and ledger.get(cid) == claims.UNSTABLE and len(o) == len(env["variations"])]
+    assert stable_unstable == [], "the ledger calls these unstable, but every variation gave one outcome"
+
+
+def test_the_envelope_command_on_the_smoke_profile(tmp_path):
+    out = tmp_path / "smoke-env.json"
+    proc = subprocess.run([sys.executable, "-m", "memlib", "envelope", "--profile", "smoke", "--only", "04",
+                           "--variation", "base", "--variation", "1thread-avx2", "--workdir", str(tmp_path / "w"),
+                           "--out", str(out)], capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    body = json.loads(out.read_text())
+    assert [v["name"] for v in body["envelope"]["variations"]] == ["base", "1thread-avx2"]
+    pinned = body["envelope"]["variations"][1]["arithmetic"]["04_rho_dynamics"]
+    assert pinned["intra_op_threads"] == 1 and pinned["env"]["ATEN_CPU_CAPABILITY"] == "avx2"
+    assert pinned["cpu_capability"] == "AVX2"
+    # each variation's own results are inside the envelope; one changed metric beyond it is flagged
+    for v in ("base", "1thread-avx2"):
+        rep = report.build(claims.CLAIMS, tmp_path / "w" / v, "smoke", against=out)
+        assert rep["comparison"]["drifts"] == [] and rep["comparison"]["flips"] == []
+    metrics = tmp_path / "w" / "base" / "smoke" / "04_rho_dynamics" / "metrics.json"
+    m = json.loads(metrics.read_text())
+    key = next(k for k, v in m.items() if isinstance(v, float) and v > 0.1)
+    lo, hi, *_ = body["envelope"]["metrics"]["04_rho_dynamics"][key]
+    m[key] = hi * 3 + 1
+    metrics.write_text(json.dumps(m))
+    rep = report.build(claims.CLAIMS, tmp_path / "w" / "base", "smoke", against=out)
+    assert [d["metric"] for d in rep["comparison"]["drifts"]] == [key]
