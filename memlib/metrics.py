@@ -164,6 +164,40 @@ def border_energy_ratio(images: torch.Tensor, width: int) -> torch.Tensor:
     inner, outer = e[:, centre].mean(1), e[:, ~centre].mean(1)
     return torch.where(inner > 0, outer / inner.clamp_min(1e-300), torch.full_like(inner, float("inf"))).float()
 
+def centre_share(images: torch.Tensor, width: int) -> torch.Tensor:
+    """The share of an image's structure that lies in its centre (paper 1, Fig 3b / 19: the constant map
+    "grown" inwards from the borders): per image of (N, ..., H, W), with e the squared deviation from the
+    image's median (as `border_energy_ratio`), mean e over the centre / (mean e over the centre + mean e
+    over the border band `width` px wide) = 1 / (1 + border ratio). 0: all structure at the borders;
+    0.5: spread evenly; 1: all in the centre; nan for a constant image (no structure anywhere). (N,)."""
+    x = images.double().reshape(len(images), -1, *images.shape[-2:]).mean(1)          # (N, H, W)
+    h, w = x.shape[-2:]
+    if not 0 < width < min(h, w) / 2:
+        raise MemlibError(f"a border of {width} px leaves no centre in a {h}x{w} image")
+    e = (x - x.flatten(1).median(1).values[:, None, None]).pow(2)
+    centre = torch.zeros(h, w, dtype=torch.bool, device=x.device)
+    centre[width:h - width, width:w - width] = True
+    inner, outer = e[:, centre].mean(1), e[:, ~centre].mean(1)
+    total = inner + outer
+    return torch.where(total > 0, inner / total.clamp_min(1e-300), torch.full_like(total, float("nan"))).float()
+
+
+def relative_sharpness(outputs: torch.Tensor, inputs: torch.Tensor) -> torch.Tensor:
+    """How sharp a prediction is next to its input (paper 1, Fig 27/28: "the predictions become more and
+    more blurry"): per pair of (N, ..., H, W) images (channels averaged), `roughness(output)` over
+    `roughness(input)` — the mean squared difference of neighbouring pixels relative to the image's
+    variance, so a rescaled or shifted copy of the input scores 1 and a blurred copy less (a 2-tap
+    horizontal box blur of white noise: 3/4; a Gaussian blur of width s pixels: about 1 - exp(-1/(4 s^2))).
+    Unlike a correlation or an MSE to the input, it does not mix blur with other errors. (N,); nan where
+    the input is constant."""
+    def flat(t):
+        return t.double().reshape(len(t), -1, *t.shape[-2:]).mean(1)
+    if outputs.shape[-2:] != inputs.shape[-2:] or len(outputs) != len(inputs):
+        raise MemlibError(f"outputs {tuple(outputs.shape)} and inputs {tuple(inputs.shape)} differ in size")
+    r_out, r_in = roughness(flat(outputs)).double(), roughness(flat(inputs)).double()
+    return torch.where(r_in > 0, r_out / r_in.clamp_min(1e-300), torch.full_like(r_in, float("nan"))).float()
+
+
 # -- worker C (inside the ConvNets)
 # A "layer" is a weight layer (Conv/Linear) together with the activation that follows it; its output
 # is what the next layer reads. Layer 0 is the input itself (paper 1, App. F's raw baseline).
@@ -273,14 +307,33 @@ def relative_weight_change(initial_model: torch.nn.Module, trained_model: torch.
     return torch.tensor(out)
 
 
-def top_singular_map(act: torch.Tensor) -> torch.Tensor:
+def top_singular_map(act: torch.Tensor, reference: torch.Tensor | None = None) -> torch.Tensor:
     """Paper 1, Fig 11-14: per example, the top right singular vector of the (C, H*W) matrix of a
-    layer's channels, as an (H, W) image; sign chosen so that its pixels sum to >= 0. (N, C, H, W)
-    -> (N, H, W). For one channel this is the channel itself, normalized."""
+    layer's channels, as an (H, W) image. (N, C, H, W) -> (N, H, W).
+
+    A singular vector has no sign of its own; it is chosen so that the map has a non-negative inner
+    product with a reference image per example: `reference` ((N or 1, H, W), or (N or 1, C', H, W) with its
+    channels averaged) when given, else the layer's own channel sum (sum_c act[c], i.e. the sign that makes
+    the channels' loadings sum >= 0). So a one-channel layer maps to the channel itself, normalized,
+    whatever its pixels sum to (the output of a net on standardized MNIST is mostly negative
+    background, and must not be negated), and a ReLU layer (non-negative channels: a non-negative top
+    vector, Perron) keeps its sign. The default anchor is the layer itself, not the input or the
+    training digit, so a correlation of the map with either can still come out negative."""
     n, c, h, w = act.shape
     _, _, vh = torch.linalg.svd(act.reshape(n, c, h * w).double(), full_matrices=False)
     v = vh[:, 0]                                                                      # (N, H*W)
-    v = v * torch.where(v.sum(1, keepdim=True) < 0, -1.0, 1.0).to(v)
+    if reference is None:
+        anchor = act.double().sum(1).reshape(n, h * w)
+    else:
+        r = reference.double()
+        r = r.mean(-3) if r.dim() == 4 else r                                         # (N or 1, H, W)
+        if r.shape[-2:] != (h, w):
+            raise MemlibError(f"reference {tuple(reference.shape)} and layer {tuple(act.shape)} differ in size")
+        anchor = r.reshape(-1, h * w).expand(n, -1)
+    dot = (v * anchor.to(v)).sum(1, keepdim=True)
+    tie = dot.abs() <= 1e-12 * anchor.norm(dim=1, keepdim=True).to(v)                # orthogonal: pixels sum >= 0
+    flip = torch.where(tie, v.sum(1, keepdim=True) < 0, dot < 0)
+    v = v * torch.where(flip, -1.0, 1.0).to(v)
     return v.reshape(n, h, w).float()
 
 

@@ -119,12 +119,12 @@ def test_top_singular_map_matches_numpy():
         v = vt[0] * np.sign(vt[0].sum())
         np.testing.assert_allclose(got[n].reshape(-1).numpy(), v, atol=1e-5)
         assert (got[n] >= -1e-6).all()                     # Perron: a positive matrix has a positive top vector
-    one = torch.randn(2, 1, 4, 4)                          # one channel: the channel itself, normalized
-    got = metrics.top_singular_map(one)
+    one = torch.randn(2, 1, 4, 4)                          # one channel: the channel itself, normalized,
+    got = metrics.top_singular_map(one)                    # with its own sign whatever its pixels sum to
     for n in range(2):
         c = one[n, 0] / one[n, 0].norm()
-        c = c * np.sign(c.sum().item())
         torch.testing.assert_close(got[n], c, atol=1e-5, rtol=0)
+        torch.testing.assert_close(metrics.top_singular_map(-one)[n], -c, atol=1e-5, rtol=0)
 
 
 def test_most_correlated_channel_and_summaries():
