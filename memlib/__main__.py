@@ -158,26 +158,30 @@ def run(args) -> int:
         t0 = time.perf_counter()
         reason = None
         try:
-            pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
-                                parameters=params, kernel_name=kernel, cwd=str(ROOT), execution_timeout=cell_timeout,
-                                progress_bar=sys.stderr.isatty())
-            if not (stage / "provenance.json").exists():
-                reason = "the notebook ended without run.finish() (no provenance.json)"
-        except pm.PapermillExecutionError as e:
-            reason = f"failed in cell {e.exec_count}: {e.ename}: {(str(e.evalue).strip().splitlines() or [''])[0][:300]}"
-        except KeyboardInterrupt as e:               # Ctrl-C, or SIGTERM / SIGHUP (kill, timeout, a scheduler)
+            try:
+                pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
+                                    parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                    execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty())
+                if not (stage / "provenance.json").exists():
+                    reason = "the notebook ended without run.finish() (no provenance.json)"
+            except pm.PapermillExecutionError as e:
+                reason = f"failed in cell {e.exec_count}: {e.ename}: {(str(e.evalue).strip().splitlines() or [''])[0][:300]}"
+            except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
+                reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
+            finally:
+                os.environ.pop("MEMLIB_RUN_DIR", None)
+                _print_cache_warnings()
+            _swap_in(stage, final, reason)
+        except KeyboardInterrupt as e:     # Ctrl-C, SIGTERM or SIGHUP (kill, timeout, a batch scheduler)
             how = _signal_name(e)
-            with _signals_deferred():                # a second signal cannot cut the swap short
-                _swap_in(stage, final, f"interrupted ({how})")
-                print(f"  {name} interrupted ({how}); marked as failed", flush=True)
+            try:                           # further signals are noted, not raised, until this is done
+                if stage.exists():         # (else it came as the finished notebook was swapped in: that stays)
+                    _swap_in(stage, final, f"interrupted ({how})")
+                    print(f"  {name} interrupted ({how}); marked as failed", flush=True)
                 _report(results, args.profile, args.against, names if args.only else None)
+            finally:
+                _signals_resume()
             return _signal_status(e)
-        except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
-            reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
-        finally:
-            os.environ.pop("MEMLIB_RUN_DIR", None)
-            _print_cache_warnings()
-        _swap_in(stage, final, reason)
         if reason:
             failed.append(name)
             print(f"  {name} {reason}\n  full traceback in {final / (name + '.ipynb')}", flush=True)
@@ -303,7 +307,7 @@ class Terminated(KeyboardInterrupt):
         self.signum = signum
 
 
-_deferred: list | None = None     # while a swap runs: the signals that arrived, raised when it ends
+_deferred: list | None = None     # not None: signals are noted here, not raised (a swap, or a stop under way)
 
 
 def _interruption(signum: int) -> KeyboardInterrupt:
@@ -323,10 +327,18 @@ def _signal_status(e: KeyboardInterrupt) -> int:
 
 
 def _raise_keyboard_interrupt(signum, frame):
+    global _deferred
     if _deferred is not None:
         _deferred.append(signum)
         return
-    raise _interruption(signum)
+    _deferred = []     # a stop is under way: `timeout` sends SIGTERM to the run and again to its process group,
+    raise _interruption(signum)    # and the second must not cut the clean-up short (_signals_resume ends this)
+
+
+def _signals_resume() -> None:
+    """After an interruption was handled: signals raise again (those noted meanwhile are dropped)."""
+    global _deferred
+    _deferred = None
 
 
 def _interrupt_on_signals() -> None:
@@ -359,6 +371,7 @@ def _signals_deferred():
     finally:
         pending, _deferred = _deferred, None
     if pending:
+        _deferred = []                      # a stop under way, as in the handler
         raise _interruption(pending[0])
 
 
@@ -704,6 +717,7 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:       # Ctrl-C, SIGTERM or SIGHUP outside a notebook (run marks that one failed)
+        _signals_resume()
         print(f"error: interrupted ({_signal_name(e)})", file=sys.stderr)
         return _signal_status(e)
     except OSError as e:                 # a full disk or a read-only folder: one line naming the file

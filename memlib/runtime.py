@@ -321,3 +321,25 @@ def remove_orphaned_temporaries(folder, wait_for_children_s: float = 0.0) -> int
             tmp.unlink(missing_ok=True)
             removed += 1
     return removed
+
+
+def remove_dead_run_folders(folder) -> list[str]:
+    """Delete the folders `python -m memlib run` stages a notebook in (`.NAME.running-PID`, and `.NAME.old-PID`
+    mid-swap) that a run which died left in a profile's results `folder` (SIGKILL, a power cut, a full disk);
+    those of live runs stay. Judged by the pid on this machine, as `remove_orphaned_temporaries` is. The names
+    deleted."""
+    import re
+    import shutil
+    from pathlib import Path
+    removed = []
+    folder = Path(folder)
+    if not folder.is_dir():
+        return removed
+    for d in sorted(folder.glob(".*")):
+        m = re.fullmatch(r"\..+\.(?:running|old)-(\d+)", d.name)
+        if not m or not d.is_dir() or int(m.group(1)) == os.getpid() or _alive(int(m.group(1))):
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        if not d.exists():
+            removed.append(d.name)
+    return removed

@@ -413,3 +413,157 @@ def test_two_concurrent_runs_of_a_notebook_both_finish_and_lose_nothing(tmp_path
         raw = f.read_bytes()
         head, _, payload = raw.partition(b"\n")
         assert head.startswith(store.MAGIC) and hashlib.sha256(payload).hexdigest().encode() == head[len(store.MAGIC):]
+
+
+# ---- issue 30: SIGTERM / SIGHUP as Ctrl-C, a full disk at the swap, dead runs' folders --------------------------
+
+def _kernels_of(results: Path) -> list[int]:
+    """The live processes started with MEMLIB_CACHE under `results` in their environment: a run's kernels."""
+    mine = f"MEMLIB_CACHE={results / 'cache'}".encode()
+    pids = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit() and int(d.name) != os.getpid():
+            try:
+                if mine in (d / "environ").read_bytes().split(b"\0") and runtime._alive(int(d.name)):
+                    pids.append(int(d.name))
+            except OSError:
+                pass
+    return pids
+
+
+def _old_finished_04(results: Path) -> Path:
+    """A finished run of notebook 04 from before: what a stopped run must not leave reported as current."""
+    d = results / "smoke" / NB4
+    d.mkdir(parents=True)
+    (d / "metrics.json").write_text(json.dumps({"fig1.rho_final": 0.5}))
+    (d / "provenance.json").write_text(json.dumps({"notebook": NB4, "resolved_device": "cpu"}))
+    return d
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "timeout"])
+def test_sigterm_or_sighup_mid_notebook_is_handled_as_ctrl_c(tmp_path, how):
+    """kill, a closed terminal, `timeout` (which sends SIGTERM to the run and again to its whole process group)
+    or a batch scheduler: the notebook is marked failed, the older results are withdrawn, the kernel is stopped
+    and no staging folder is left."""
+    import signal
+    import time
+    final = _old_finished_04(tmp_path)
+    cmd = [sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--only", "04", "--device", "cpu",
+           "--results-dir", str(tmp_path)]
+    proc = subprocess.Popen((["timeout", "600"] if how == "timeout" else []) + cmd,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 240
+    while not list((tmp_path / "cache").glob("*.pt")) or not _kernels_of(tmp_path):   # the kernel is training
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended before training started"
+        time.sleep(0.2)
+    kernels = _kernels_of(tmp_path)
+    sig = signal.SIGHUP if how == "SIGHUP" else signal.SIGTERM
+    proc.send_signal(sig)                                    # to `timeout`: it signals the run, then the group
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + sig and f"interrupted ({sig.name})" in out, out[-2000:]
+    assert json.loads((final / "failed.json").read_text())["reason"] == f"interrupted ({sig.name})"
+    assert not (final / "provenance.json").exists()
+    rows = [r for r in claims.check(tmp_path, "smoke")["claims"] if r["notebook"] == NB4]
+    assert rows and all(r["outcome"] == NOT_RUN for r in rows)          # the old run is not reported as current
+    assert main(["check", "--profile", "smoke", "--results-dir", str(tmp_path)]) == 1
+    _no_leftovers(tmp_path)
+    deadline = time.monotonic() + 30
+    while any(runtime._alive(k) for k in kernels) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(runtime._alive(k) for k in kernels), "the kernel outlived the run"
+
+
+def _fake_run(tmp_path: Path, argv: list, prelude: str = "", notebook: str = "") -> subprocess.CompletedProcess:
+    """`python -m memlib run ARGV` in a fresh process with papermill's execute_notebook replaced by `notebook`
+    (Python run with `out`, the executed notebook's path; default: a finished run) and `prelude` run first."""
+    body = notebook or ("d = Path(out).parent\n(d / 'metrics.json').write_text('{\"fig1.rho_final\": 0.9}')\n"
+                        "(d / 'provenance.json').write_text('{\"notebook\": \"x\"}')\nPath(out).write_text('{}')\n")
+    code = ("import os, sys\nfrom pathlib import Path\nimport papermill\nfrom memlib import __main__ as m\n"
+            "m.ensure_kernel = lambda: 'memlib'\n" + prelude +
+            "def execute(inp, out, **kw):\n" + "".join(f"    {line}\n" for line in body.splitlines()) +
+            "papermill.execute_notebook = execute\n"
+            f"sys.exit(m.main({argv!r}))\n")
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+
+
+FULL_DISK = ("import errno\nreal = m.atomic_write_text\n"
+             "def full(path, text):\n    raise OSError(errno.ENOSPC, 'No space left on device', str(path))\n")
+
+
+@pytest.mark.parametrize("where", ["the notebook and failed.json", "the swap's rename"])
+def test_a_full_disk_at_the_swap_withdraws_the_old_results_and_leaves_no_staging_folder(tmp_path, where):
+    """The disk fills while a run swaps its notebook in: the run stops with one line, and `check` (even after
+    space is freed) never reports the older finished run as current; the staging folder's space is given back."""
+    final = _old_finished_04(tmp_path)
+    (final / "old.png").write_bytes(b"png")
+    if where == "the swap's rename":                  # the notebook finished; moving its folder in fails
+        prelude = ("import errno\nreal_replace = os.replace\n"
+                   "def replace(a, b):\n"
+                   "    if '.running-' in str(a):\n"
+                   "        raise OSError(errno.ENOSPC, 'No space left on device', str(b))\n"
+                   "    return real_replace(a, b)\n"
+                   "m.os.replace = replace\n")
+        notebook = ""
+    else:                                             # the executed notebook cannot be written, nor failed.json
+        prelude = FULL_DISK + "m.atomic_write_text = full\n"
+        notebook = "raise OSError(28, 'No space left on device', out)"
+    out = _fake_run(tmp_path, ["run", "--profile", "smoke", "--only", "04", "--device", "cpu",
+                               "--results-dir", str(tmp_path)], prelude, notebook)
+    err = out.stderr.strip()
+    assert out.returncode == 2 and "No space left on device" in err and "Traceback" not in err, out.stdout + err
+    assert not (final / "provenance.json").exists()
+    assert not list((tmp_path / "smoke").glob(".*")), "a staging or old folder was left behind"
+    rows = [r for r in claims.check(tmp_path, "smoke")["claims"] if r["notebook"] == NB4]
+    assert rows and all(r["outcome"] == NOT_RUN for r in rows)
+    if where == "the swap's rename":                  # failed.json could be written: it says why
+        assert "could not be saved" in json.loads((final / "failed.json").read_text())["reason"]
+
+
+def test_swap_in_withdraws_the_old_results_when_failed_json_cannot_be_written(tmp_path, monkeypatch):
+    import memlib.__main__ as cli
+    final = _finished(tmp_path, {"fig2.linear1_vs_eq1_rel_err": 1e-6})
+    stage = tmp_path / "quick" / f".{NB1}.running-3"
+    stage.mkdir()
+    (stage / f"{NB1}.ipynb").write_text("{}")
+
+    def full(path, text):
+        raise OSError(28, "No space left on device", str(path))
+    monkeypatch.setattr(cli, "atomic_write_text", full)
+    with pytest.raises(OSError, match="No space"):
+        _swap_in(stage, final, "failed in cell 3: RuntimeError: boom")
+    monkeypatch.undo()                                           # space freed
+    assert not stage.exists() and not (final / "provenance.json").exists()
+    assert all(r["outcome"] == NOT_RUN for r in claims.check(tmp_path, "quick")["claims"] if r["notebook"] == NB1)
+
+
+def test_a_run_removes_the_folders_of_dead_runs_and_says_so(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()                                                   # its pid names no running process now
+    smoke = tmp_path / "smoke"
+    stale = [smoke / f".{NB4}.running-{dead.pid}", smoke / f".{NB1}.old-{dead.pid}"]
+    live = smoke / f".{NB4}.running-{os.getppid()}"               # the test runner's parent runs
+    for d in (*stale, live):
+        d.mkdir(parents=True)
+        (d / "metrics.json").write_text("{}")
+    out = _fake_run(tmp_path, ["run", "--profile", "smoke", "--only", "04", "--device", "cpu",
+                               "--results-dir", str(tmp_path)])
+    assert "removed 2 folder(s)" in out.stdout and stale[0].name in out.stdout, out.stdout + out.stderr
+    assert not any(d.exists() for d in stale) and live.exists()
+    assert (smoke / NB4 / "provenance.json").exists()
+    assert runtime.remove_dead_run_folders(smoke) == [] and live.exists()
+
+
+def test_a_signal_during_the_swap_waits_for_it_to_finish(tmp_path):
+    """SIGTERM while a finished notebook is moved in: the swap completes, then the run stops (143), with the
+    finished results in place and no staging or old folder."""
+    prelude = ("import signal\nm._interrupt_on_signals()\nreal_lock = m._swap_lock\n"
+               "def lock(folder):\n    os.kill(os.getpid(), signal.SIGTERM)\n    return real_lock(folder)\n"
+               "m._swap_lock = lock\n")
+    _old_finished_04(tmp_path)
+    out = _fake_run(tmp_path, ["run", "--profile", "smoke", "--only", "04", "--device", "cpu",
+                               "--results-dir", str(tmp_path)], prelude)
+    assert out.returncode == 143 and "Traceback" not in out.stderr, out.stdout + out.stderr
+    final = tmp_path / "smoke" / NB4
+    assert json.loads((final / "metrics.json").read_text()) == {"fig1.rho_final": 0.9}
+    assert (final / "provenance.json").exists() and not (final / "failed.json").exists()
+    assert not list((tmp_path / "smoke").glob(".*"))
