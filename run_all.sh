@@ -11,7 +11,7 @@
 #   ./run_all.sh check [--profile P] [--against BASELINE]   rebuild results/<profile>/report.md
 #   ./run_all.sh bench [--device D]         model-steps/s of memlib against the naive loop
 #   ./run_all.sh wheelhouse DIR [pip download options]      fill DIR with memlib's dependencies (no torch)
-#   ./run_all.sh data [NAME] [--data-root DIR]              fetch a dataset (default mnist) into DIR (default data/)
+#   ./run_all.sh data [fetch] [NAME] [--data-root DIR]      fetch a dataset (default mnist) into DIR (default data/)
 #   ./run_all.sh serve [--port P] [--profile quick|smoke] [--no-browser]   the teaching tour (Voila, 127.0.0.1):
 #                                           each paper's explorer, reading the batch run's cache; prints the URL
 #
@@ -163,7 +163,8 @@ case "$cmd" in
   run)   exec "$PY" -m memlib run "$@" ;;
   serve) exec "$PY" -m memlib serve "$@" ;;
   plan)  exec "$PY" -m memlib plan "$@" ;;
-  data)
+  data)   # `data [fetch] [NAME] [--data-root DIR]`: the words of `python -m memlib data fetch NAME` work too
+    if [ "${1:-}" = fetch ]; then shift; fi
     name=mnist
     case "${1:-}" in ""|-*) ;; *) name=$1; shift ;; esac
     offline_pip "$PY" -m memlib data fetch "$name" "$@" || exit $?

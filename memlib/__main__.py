@@ -531,14 +531,14 @@ def _check_baseline(path, profile: str) -> None:
 
 
 def check(args) -> int:
+    if args.against is not None:
+        _check_baseline(args.against, args.profile)
     results = Path(args.results_dir).expanduser()
     if not results.is_dir():            # a mistyped folder: never created and reported as "every claim not run"
         raise MemlibError(f"no results in {results}: " + ("it is a file, not a folder" if results.exists() else
                           "no such folder") + "; pass the --results-dir a run wrote (default results/)")
     if (results / args.profile).exists() and not (results / args.profile).is_dir():
         raise MemlibError(f"no results in {results / args.profile}: it is a file, not a folder")
-    if args.against is not None:
-        _check_baseline(args.against, args.profile)
     return _report(results, args.profile, args.against)
 
 

@@ -9,6 +9,7 @@ squares and patterns.
 from __future__ import annotations
 
 import gzip
+import math
 import os
 import pickle
 from pathlib import Path
@@ -134,7 +135,7 @@ def read_idx(path) -> np.ndarray:
     if len(data) < 4 + 4 * ndim:
         raise DatasetCorrupt(f"{path} is cut inside its header ({len(data)} bytes for {ndim} dimensions)")
     shape = tuple(int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim))
-    expected = int(np.prod(shape)) * dtype.itemsize
+    expected = math.prod(shape) * dtype.itemsize       # Python integers: numpy's int64 product wraps (2^31 x 2^31 x 4)
     body = len(data) - 4 - 4 * ndim
     if body != expected:
         what = "truncated" if body < expected else "longer than its header says"
@@ -148,6 +149,16 @@ def check_idx_pair(images: np.ndarray, labels: np.ndarray, img_path, lbl_path, *
         raise DatasetCorrupt(f"{img_path} holds an array of shape {images.shape}, not images (N, H, W)")
     if labels.ndim != 1:
         raise DatasetCorrupt(f"{lbl_path} holds an array of shape {labels.shape}, not labels (N,)")
+    if len(images) == 0 or images.shape[1] == 0 or images.shape[2] == 0:
+        raise DatasetCorrupt(f"{img_path} holds no images (its header says {images.shape})")
+    if images.dtype.kind not in "iu":
+        raise DatasetCorrupt(f"{img_path} holds {images.dtype.name} pixels; the format's are bytes 0..255 (IDX type 0x08)")
+    if images.dtype != np.uint8 and (images.min() < 0 or images.max() > 255):
+        raise DatasetCorrupt(f"{img_path} has pixels outside 0..255 (min {images.min()}, max {images.max()}, "
+                             f"{images.dtype.name}); the format's are bytes 0..255 (IDX type 0x08)")
+    if labels.dtype.kind not in "iu":
+        raise DatasetCorrupt(f"{lbl_path} holds {labels.dtype.name} labels, not integers 0..{classes - 1} "
+                             "(IDX type 0x08)")
     if len(labels) != len(images):
         raise DatasetCorrupt(f"{lbl_path} has {len(labels)} labels for the {len(images)} images of {img_path}")
     if len(labels) and (labels.min() < 0 or labels.max() >= classes):
@@ -365,6 +376,11 @@ def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.
     else:
         x, y = load_images("digits")
         src = "digits"
+    if not bool((y == digit).any()):
+        where = (_find(Path(root).expanduser() / _IDX_DIRS["mnist"] / "raw", _IDX_FILES["train"][1])
+                 if root is not None else "the embedded digits")
+        raise DatasetCorrupt(f"{where} holds no {digit} among its {len(y)} training labels: paper 1 trains on the "
+                             f"first {digit}; fetch the file again (python -m memlib data fetch mnist)")
     img = x[first_of_each(y, [digit])]
     return resize(img, size).clamp(0, 1), src
 
@@ -373,6 +389,11 @@ def first_of_each(y: torch.Tensor, classes=None) -> list[int]:
     """The index of the first example of each class in `classes` (default: every label in `y`, sorted):
     the papers' "one image per class" training sets."""
     classes = y.unique().tolist() if classes is None else list(classes)
+    missing = [c for c in classes if not bool((y == c).any())]
+    if missing:
+        raise MemlibError(f"the labels hold no example of class {', '.join(map(str, missing))} (they hold "
+                          f"{', '.join(map(str, y.unique().tolist())) or 'nothing'}): the training set lacks what "
+                          "this experiment needs")
     return [int((y == c).nonzero()[0]) for c in classes]
 
 

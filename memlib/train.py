@@ -133,8 +133,14 @@ def check_inputs(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor |
     """One clear MemlibError, before any training, for data `fit` cannot train on: no examples, a batch
     size below 1, NaN or infinite values, a target whose shape is not the model's output's (MSE would
     broadcast it silently), or as many targets as examples."""
-    if not isinstance(x, torch.Tensor) or x.ndim == 0 or len(x) == 0:
-        raise MemlibError(f"x has no examples (shape {tuple(getattr(x, 'shape', ()))}): nothing to train on")
+    for name, t in (("x", x), ("target", target)):
+        if t is not None and not isinstance(t, torch.Tensor):
+            shape = f" of shape {tuple(t.shape)}" if hasattr(t, "shape") else ""
+            kind = type(t).__name__ if type(t).__module__ == "builtins" else f"{type(t).__module__}.{type(t).__name__}"
+            raise MemlibError(f"{name} must be a torch tensor, got a {kind}{shape}; "
+                              f"convert it with torch.as_tensor({name}, dtype=torch.float32)")
+    if x.ndim == 0 or len(x) == 0:
+        raise MemlibError(f"x has no examples (shape {tuple(x.shape)}): nothing to train on")
     if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
         raise MemlibError(f"batch_size must be a positive integer or None (full batch), got {batch_size!r}")
     for name, t in (("x", x), ("target", target)):

@@ -190,3 +190,59 @@ def test_report_rows_keep_their_columns_when_a_claim_contains_a_pipe():
     assert any("|" in r["statement"] for r in rows)                  # e.g. max |f'(x_i)| < 1
     for line in claims.markdown(rows).splitlines()[2:]:
         assert len(re.findall(r"(?<!\\)\|", line)) == 7, line       # 6 columns: 7 unescaped bars
+
+
+# ---- issue 30: a metrics.json of the wrong shape, a mistyped or file results path ------------------------------
+
+def _finished_run(base: Path, metrics_text: str, nb=None, provenance='{"notebook": "x"}') -> Path:
+    d = base / "quick" / (nb or claims.NOTEBOOKS[1])
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "metrics.json").write_text(metrics_text)
+    (d / "provenance.json").write_text(provenance)
+    return d
+
+
+@pytest.mark.parametrize("text,problem", [
+    ('[1, 2]', "holds a list"),
+    ('{"fig2.a": 1.0, "fig2.b": "fast"}', "metric 'fig2.b' is a string"),
+    ('{"fig2.a": {"mean": 1.0}}', "metric 'fig2.a' is an object"),
+    ('{"fig2.a": [1.0, "x"]}', "metric 'fig2.a' is a string"),
+    ('{"fig2.a": [1.0, null]}', "metric 'fig2.a' is null"),
+    ('{"fig2.a": true}', "metric 'fig2.a' is true"),
+    ('"nan"', "holds a string"),
+])
+def test_check_names_the_file_and_key_of_a_malformed_metrics_json(tmp_path, capsys, text, problem):
+    d = _finished_run(tmp_path, text)
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(d / "metrics.json") in err and problem in err, err
+
+
+def test_check_reads_nan_inf_and_bands_as_before(tmp_path):
+    _finished_run(tmp_path, '{"fig2.a": "nan", "fig2.b": ["inf", 1, 2.5], "fig2.c": -3}')
+    m = claims.check(tmp_path, "quick")["notebooks"][claims.NOTEBOOKS[1]]["metrics"]
+    assert m["fig2.a"] != m["fig2.a"] and m["fig2.b"] == [float("inf"), 1, 2.5] and m["fig2.c"] == -3
+
+
+@pytest.mark.parametrize("name,text", [("provenance.json", "[]"), ("failed.json", '"boom"')])
+def test_check_names_a_provenance_or_failed_json_that_is_no_object(tmp_path, capsys, name, text):
+    d = _finished_run(tmp_path, "{}")
+    (d / name).write_text(text)
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(d / name) in err and "not a JSON object" in err, err
+
+
+def test_check_refuses_a_results_folder_that_does_not_exist_and_creates_nothing(tmp_path, capsys):
+    missing = tmp_path / "resutls"
+    assert main(["check", "--profile", "quick", "--results-dir", str(missing)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"no results in {missing}" in err and not missing.exists()
+
+
+def test_check_on_a_results_path_that_is_a_file_says_so(tmp_path, capsys):
+    f = tmp_path / "results"
+    f.write_text("not a folder")
+    assert main(["check", "--profile", "quick", "--results-dir", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "is a file, not a folder" in err and "write" not in err, err

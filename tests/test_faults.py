@@ -567,3 +567,101 @@ def test_a_signal_during_the_swap_waits_for_it_to_finish(tmp_path):
     assert json.loads((final / "metrics.json").read_text()) == {"fig1.rho_final": 0.9}
     assert (final / "provenance.json").exists() and not (final / "failed.json").exists()
     assert not list((tmp_path / "smoke").glob(".*"))
+
+
+# ---- issue 30: dataset files that are well-formed IDX but impossible or outside the format ---------------------
+
+def _idx_header(shape, type_byte=0x08) -> bytes:
+    return bytes([0, 0, type_byte, len(shape)]) + b"".join(int(d).to_bytes(4, "big") for d in shape)
+
+
+@pytest.mark.parametrize("images,labels,message", [
+    # 2^31 x 2^31 x 4 bytes wraps to 0 in numpy's int64 product: the empty body then passed the size check
+    (_idx_header((2**31, 2**31, 4)), _idx(LABELS),
+     r"train-images-idx3-ubyte is truncated: its header says \(2147483648, 2147483648, 4\) \(18446744073709551616 "),
+    (_idx_header((2**31, 2**31, 4), 0x0C), _idx(LABELS), "is truncated"),
+    (_idx(np.zeros((0, 4, 4), np.uint8)), _idx(np.zeros(0, np.uint8)), r"holds no images \(its header says \(0, 4, 4\)\)"),
+    (_idx(np.zeros((3, 0, 4), np.uint8)), _idx(LABELS), "holds no images"),
+    (_idx(np.full((3, 4, 4), -5, np.int8), 0x09), _idx(LABELS), r"has pixels outside 0..255 \(min -5"),
+    (_idx(np.full((3, 4, 4), 300, ">i2"), 0x0B), _idx(LABELS), "has pixels outside 0..255"),
+    (_idx(IMAGES.astype(">f4"), 0x0D), _idx(LABELS), "holds float32 pixels"),
+    (_idx(IMAGES), _idx(np.array([7.5, 2, 1], ">f4"), 0x0D), "train-labels-idx1-ubyte holds float32 labels, not integers"),
+    (_idx(IMAGES), _idx(np.array([7, 2, 1], ">f8"), 0x0E), "holds float64 labels"),
+])
+def test_impossible_or_out_of_format_idx_files_are_named(tmp_path, images, labels, message):
+    raw = _mnist(tmp_path, images, labels)
+    with pytest.raises(data.DatasetCorrupt, match=message) as e:
+        data.load_images("mnist", root=tmp_path)
+    assert str(raw) in str(e.value) and len(str(e.value).splitlines()) == 1
+
+
+def test_int8_pixels_within_the_format_still_load(tmp_path):
+    _mnist(tmp_path, _idx(np.full((3, 4, 4), 100, np.int8), 0x09), _idx(LABELS))
+    x, _ = data.load_images("mnist", root=tmp_path)
+    assert float(x.min()) == pytest.approx(100 / 255)
+
+
+def test_a_training_set_without_the_digit_paper_1_trains_on_is_named(tmp_path):
+    raw = _mnist(tmp_path, _idx(IMAGES), _idx(np.array([1, 2, 1], np.uint8)))
+    with pytest.raises(data.DatasetCorrupt, match="holds no 7 among its 3 training labels") as e:
+        data.training_digit(root=tmp_path)
+    assert str(raw / "train-labels-idx1-ubyte") in str(e.value)
+    with pytest.raises(runtime.MemlibError, match=r"no example of class 5 \(they hold 1, 2\)"):
+        data.first_of_each(torch.tensor([1, 2, 1]), (2, 5))
+
+
+# ---- issue 30: messages that named the wrong problem ---------------------------------------------------------
+
+def test_against_a_folder_says_it_is_a_folder(tmp_path, capsys):
+    for argv in (["check", "--results-dir", str(tmp_path)],
+                 ["run", "--only", "04", "--device", "cpu", "--results-dir", str(tmp_path / "r")]):
+        assert main(argv + ["--profile", "quick", "--against", str(tmp_path)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and f"--against {tmp_path} is a folder" in err, err
+        assert "--results-dir" not in err and "cannot write" not in err
+
+
+def test_bench_with_a_results_path_that_is_a_file_says_so(tmp_path, capsys):
+    f = tmp_path / "results"
+    f.write_text("x")
+    assert main(["bench", "--device", "cpu", "--results-dir", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{f} is a file, not a folder" in err and "File exists" not in err, err
+    assert main(["bench", "--device", "cpu", "--results-dir", str(f / "sub")]) == 2       # a file above it
+    err = capsys.readouterr().err.strip()
+    assert f"{f} is a file, not a folder" in err and "Not a directory" not in err, err
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "0", "65536"])
+def test_serve_refuses_a_port_outside_1_to_65535_before_starting_anything(tmp_path, capsys, monkeypatch, port):
+    import memlib.__main__ as cli
+    monkeypatch.chdir(tmp_path)                                  # serve changes folder before it execs Voila
+    for key in ("MEMLIB_CACHE", "MEMLIB_TOUR_PROFILE", "MEMLIB_HEADLESS"):
+        monkeypatch.setenv(key, os.environ.get(key, "unset"))
+    monkeypatch.setattr(cli, "ensure_kernel", lambda: "memlib")
+    monkeypatch.setattr(os, "execv", lambda *a: pytest.fail(f"Voila was started: {a}"))
+    assert main(["serve", "--no-browser", "--port", port, "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"--port {port}" in err and "1..65535" in err, err
+
+
+def test_run_all_data_accepts_the_words_of_python_m_memlib_data(tmp_path):
+    """`./run_all.sh data fetch mnist` (as `python -m memlib data fetch mnist`) is the same as `data mnist`."""
+    root = Path(__file__).resolve().parent.parent
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text('#!/bin/sh\necho "$*" >> "$STUB_LOG"\nexit 0\n')
+    (venv / "bin" / "python").chmod(0o755)
+    (venv / ".installed").touch()
+    os.utime(venv / ".installed", (2**31, 2**31))                # newer than pyproject.toml: installed
+    log = tmp_path / "log"
+    env = {**os.environ, "MEMLIB_VENV": str(venv), "STUB_LOG": str(log), "MEMLIB_NO_FETCH": "1"}
+    env.pop("MEMLIB_EXTRAS", None)
+    d = tmp_path / "d"
+    for args, want in ((["data", "fetch", "mnist", "--data-root", str(d)], f"-m memlib data fetch mnist --data-root {d}"),
+                       (["data", "fetch", "--data-root", str(d)], f"-m memlib data fetch mnist --data-root {d}"),
+                       (["data", "fetch", "cifar10"], "-m memlib data fetch cifar10"),
+                       (["data", "fashion_mnist"], "-m memlib data fetch fashion_mnist")):
+        out = subprocess.run([str(root / "run_all.sh"), *args], capture_output=True, text=True, env=env, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert log.read_text().splitlines()[-1] == want

@@ -139,3 +139,13 @@ def test_bad_training_data_is_one_clear_error_before_training(x, target, kw, mes
     with pytest.raises(ValueError, match=message):
         fit([models.fcn(4, 1, width=8), models.fcn(4, 1, width=8)], x, target, steps=5, lr=0.1, progress=False,
             **kw)
+
+
+def test_fit_on_a_numpy_array_says_it_must_be_a_tensor():
+    """Issue 30: a numpy array (or a list) is not "no examples": the message names what to pass."""
+    import numpy as np
+    from memlib.runtime import MemlibError
+    with pytest.raises(MemlibError, match=r"x must be a torch tensor, got a numpy.ndarray of shape \(3, 4\)"):
+        fit(models.fcn(4, 0), np.zeros((3, 4), np.float32), steps=1, lr=0.1, progress=False)
+    with pytest.raises(MemlibError, match="target must be a torch tensor, got a list"):
+        fit(models.fcn(4, 0), torch.zeros(3, 4), [[0.0]] * 3, steps=1, lr=0.1, progress=False)
