@@ -115,3 +115,40 @@ def attractor_measures(f: Callable, train: torch.Tensor, starts: torch.Tensor, i
         measures[f"iter{t}.converged_fraction"] = (nearest(points, train)[1] < eps).float().mean().item()
     measures["last.converged_fraction"] = measures[f"iter{iterations[-1]}.converged_fraction"]
     return measures, jacobian_radii(f, train)
+
+
+# ---------------------------------------------------------------- the untrained twin (issue 27)
+
+UNTRAINED_MARGIN = 0.05   # a trained net's point-map / attractor score must beat its untrained twin's by this much
+#                           (correlations and fractions, both in [0, 1]; fixed before measuring, 2026-11-25)
+
+
+def untrained(build, *, seed: int = 0, init: str = "default") -> torch.nn.Module:
+    """The net `fit_cached(build, ..., seed=seed, init=init)` starts from, not trained, on the session's device
+    in eval mode: the same architecture, seed and initial weights (`store.build_model`)."""
+    from .store import build_model
+    return build_model(build, seed=seed, init=init).to(get_device()).eval()
+
+
+def untrained_bar(key: str, untrained_score, paper_bar: float, *, higher: bool = True,
+                  margin: float = UNTRAINED_MARGIN) -> dict:
+    """The metrics `{key}.untrained` (the untrained twin's score, measured as `key` is) and `{key}.bar`: the
+    paper's bar or the untrained score moved `margin` past it, whichever is stricter (per seed for a list), so a
+    claim `key > {key}.bar` (`<` when `higher` is False) fails for a net that beats the paper's bar only because
+    its untrained twin already does."""
+    def one(u):
+        u = float(u)
+        return max(paper_bar, u + margin) if higher else min(paper_bar, u - margin)
+    if isinstance(untrained_score, (list, tuple)):
+        bar = [one(u) for u in untrained_score]
+        untrained_score = [float(u) for u in untrained_score]
+    else:
+        bar, untrained_score = one(untrained_score), float(untrained_score)
+    return {f"{key}.untrained": untrained_score, f"{key}.bar": bar}
+
+
+@torch.no_grad()
+def converged_fraction(f: Callable, train: torch.Tensor, starts: torch.Tensor, steps: int, eps: float) -> float:
+    """The share of `starts` (N, ...) whose iterate f^steps(x) lies within `eps` of a training example."""
+    end = iterate(f, starts, steps, record=[steps])[0]
+    return (nearest(end, train)[1] < eps).float().mean().item()

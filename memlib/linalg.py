@@ -245,3 +245,9 @@ def low_rank_spectrum(A, rank: int, *, seed: int = 0) -> torch.Tensor:
     q, _ = torch.linalg.qr(a @ g)                                              # (d, k)
     small = spectrum(q.T @ a @ q)                                              # (k,)
     return torch.cat([small, torch.zeros(d - k, dtype=torch.complex128)])
+
+
+def near_one_error(values, k: int, *, tol: float) -> int:
+    """|(number of eigenvalues with | |lambda| - 1 | < `tol`) - k|: 0 when exactly `k` eigenvalues have magnitude
+    close to 1 (paper 3, App. D: "there are 10 eigenvalues with magnitude close to 1" for 10 training images)."""
+    return abs(count_near(values, 1.0, tol=tol) - int(k))

@@ -9,6 +9,14 @@ for the iterated fully connected autoencoders (Fig 2-4, "trained to convergence"
 *and* every training example a fixed point within the EPS that decides "reached a training example"
 (`<net>.train_max_dist < <net>.eps`): a net whose training examples are not fixed points cannot
 have them as attractors; elsewhere the 5 % loss rule (`fitted`).
+
+Untrained baseline (issue 27): every attractor / point-map score is also measured on the untrained net (same
+architecture, seed and initial weights, same inputs and measure: `<metric>.untrained`), and the claim's
+threshold is `<metric>.bar`, the paper's bar or the untrained score moved 0.05 past it (`dynamics.UNTRAINED_MARGIN`,
+fixed before measuring), whichever is stricter, per seed for a seed band. Theorem 2's radius test has no such
+baseline: it is asked only of training examples that are fixed points (the gate), which an untrained net's are
+not; Fig 4's claims compare trained nets with each other. The "new photos" of Fig 1b, 5 and 6 are other
+photographs than the training ones (`data.TEST_PHOTOS`), not crops of them.
 """
 from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
 
@@ -23,21 +31,24 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig1a_contractive', 2, 'Fig 1a',
           quote='Note that the derivative of the function is less than ... at the training examples',
           statement="The shallow (2-layer) 1-D autoencoder of Fig 1a (top right) trained by gradient descent is "
-                    "flatter than the identity at both training points: max |f'(x_i)| < 1, every seed of 3",
+                    "flatter than the identity at both training points: max |f'(x_i)| < 1, every seed of 3 (from "
+                    "PyTorch's default initialization; App. I.2 asks for one as close to zero as possible)",
           metric='fig1a.layers2.max_slope', op='<', threshold=1.0,
           fit=(fitted('fig1a.layers2'),),
           expect={"quick": NR, "paper": R},
-          why="quick: max |f'(x_i)| of the 2-layer net is 0.99 / 1.05 / 1.11 for the 3 seeds (above 1 for two); "
-              "the 6-layer net is flatter, 0.81-0.97 (Fig 1a's depth claim holds), but the shallow one is not "
+          why="quick: max |f'(x_i)| of the 2-layer net is {fig1a.layers2.max_slope:.2f} for the 3 seeds; the 6-layer "
+              "net is flatter, {fig1a.layers6.max_slope:.2f} (Fig 1a's depth claim), but the shallow one is not "
               "contractive at both points for every seed"),
     Claim('p2.fig1a_iteration', 2, 'Fig 1a',
           quote='iterating the map over almost all points will result in convergence to one of the two training examples',
           statement='Iterating the shallow 1-D autoencoder 100 times sends almost all of 200 grid points in [0, 1] '
-                    'to a training point (within 0.01): fraction > 0.9, every seed of 3',
-          metric='fig1a.layers2.converged_fraction', op='>', threshold=0.9,
+                    'to a training point (within 0.01): fraction > 0.9 and 0.05 above the same nets untrained, every '
+                    'seed of 3',
+          metric='fig1a.layers2.converged_fraction', op='>', threshold='fig1a.layers2.converged_fraction.bar',
           fit=(fitted('fig1a.layers2'),),
           expect={"quick": NR, "paper": R},
-          why='quick: 0.77 / 0.99 / 0.64 of the grid converges (seeds 0-2): the ReLU net learns the identity on a segment between '
+          why='quick: {fig1a.layers2.converged_fraction:%} of the grid converges (seeds 0-2; untrained '
+              '{fig1a.layers2.converged_fraction.untrained:%}): the ReLU net learns the identity on a segment between '
               'the two points (fixed points that are not training points), so only the points outside it reach one'),
     Claim('p2.fig1a_deep_stronger', 2, 'Fig 1a',
           quote='The solution learned by a deep overparameterized autoencoder is strongly attractive towards training examples',
@@ -51,8 +62,9 @@ CLAIMS: list[Claim] = [
           quote='When fed random sized white squares, standard Gaussian noise, or new images from CIFAR10 the function '
                 'contracts to the training image',
           statement='A U-Net trained on one photo (2000 Adam steps), iterated from white squares, N(0,1) noise and new '
-                    'photos: after a few iterations every output has corr > 0.9 with the training photo',
-          metric='fig1b.iterated.min_corr_to_train', op='>', threshold=0.9,
+                    'photos (other photographs): after a few iterations every output has corr > 0.9 with the training '
+                    'photo, and the worst 0.05 above the same U-Net untrained, iterated alike',
+          metric='fig1b.iterated.min_corr_to_train', op='>', threshold='fig1b.iterated.min_corr_to_train.bar',
           fit=(fitted('fig1b'),),
           expect={"quick": R, "paper": R}),
     # ---- Theorem 1 and its corollary ----
@@ -75,8 +87,9 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig2_swiss_roll', 2, 'Fig 2',
           quote='Most of the trajectories converge to training examples',
           statement='Most (> 50 %) of ~1000 grid points iterated 1111 times by the 10-layer Swiss-roll autoencoder end '
-                    'within 0.01 of a training point (quick: 256 instead of 512 hidden units)',
-          metric='fig2.last.converged_fraction', op='>', threshold=0.5,
+                    'within 0.01 of a training point, and 0.05 more than for the same net untrained (quick: 256 '
+                    'instead of 512 hidden units; the 2-D roll where the paper\'s is 3-D)',
+          metric='fig2.last.converged_fraction', op='>', threshold='fig2.last.converged_fraction.bar',
           fit=_fixed_points('fig2'),
           expect={"quick": R, "paper": R}),
     Claim('p2.thm2_swiss', 2, 'Theorem 2 / Fig 2',
@@ -86,41 +99,46 @@ CLAIMS: list[Claim] = [
           metric='thm2.swiss.attractor_fraction', op='>=', threshold=1.0,
           fit=_fixed_points('fig2'),
           expect={"quick": NR, "paper": R},
-          why='quick: 54 % of the 100 training points have Jacobian radius < 1 (median radius 0.995): the others are '
-              'saddles or repellers; most trajectories still end on a training point (Fig 2)'),
+          why='quick: {thm2.swiss.attractor_fraction:%} of the 100 training points have Jacobian radius < 1 (median '
+              'radius {thm2.swiss.median_radius:.3f}): the others are saddles or repellers; most trajectories still '
+              'end on a training point (Fig 2)'),
     # ---- Fig 3a / 3b and Theorem 2 on the digit autoencoders ----
     Claim('p2.fig3a_attractors', 2, 'Fig 3a',
           quote='As shown in Figure 3a, the trajectories converge almost exclusively to the training examples',
           statement='Test digits iterated 1000 times by the 7-layer x 128 autoencoder (leaky ReLU, full-batch Adam; '
-                    'notebook 02) trained on 100 MNIST digits end within EPS of a training digit: fraction > 0.9',
-          metric='fig3a.last.converged_fraction', op='>', threshold=0.9,
+                    'notebook 02) trained on 100 MNIST digits end within EPS of a training digit: fraction > 0.9 and '
+                    '0.05 above the same net untrained',
+          metric='fig3a.last.converged_fraction', op='>', threshold='fig3a.last.converged_fraction.bar',
           fit=_fixed_points('fig3a'),
           expect={"quick": R, "paper": R}),
     Claim('p2.fig3b_superattractors', 2, 'Fig 3b',
           quote='Here the training examples are superattractors: the autoencoder maps arbitrary input images directly '
                 'to a training example',
           statement='The 14-layer x 128 autoencoder on 20 digits maps arbitrary inputs (test digits, noise, squares, '
-                    'patterns) to within EPS of a training digit in one application: fraction > 0.9',
-          metric='fig3b.arbitrary.one_step_fraction', op='>', threshold=0.9,
+                    'patterns) to within EPS of a training digit in one application: fraction > 0.9 and 0.05 above the '
+                    'same net untrained',
+          metric='fig3b.arbitrary.one_step_fraction', op='>', threshold='fig3b.arbitrary.one_step_fraction.bar',
           fit=_fixed_points('fig3b'),
           expect={"quick": NR, "paper": R},
-          why='quick (MNIST): fitted (loss 3e-15), every training digit an attractor, and 99 % of 300 test digits reach '
-              'a training digit within 10 iterations, but one application brings 5 of the 10 arbitrary inputs (and '
-              '32 % of the test digits) within EPS: strong attractors, not superattractors (4-8 of 10 over seeds 0-2 '
-              'and up to 80,000 steps)'),
+          why='quick (MNIST): fitted (loss {fig3b.final_loss:.0e}), {thm2.fig3b.attractor_fraction:%} of the training '
+              'digits attractors, and {fig3b.iter10.converged_fraction:%} of the test digits reach a training digit '
+              'within 10 iterations, but one application brings {fig3b.arbitrary.one_step_fraction:%} of the 10 '
+              'arbitrary inputs (and {fig3b.iter1.converged_fraction:%} of the test digits) within EPS: strong '
+              'attractors, not superattractors (the same in probes beside the notebook with seeds 1-2 and up to '
+              '80,000 steps)'),
     Claim('p2.thm2_fig3a', 2, 'Theorem 2 / Fig 3a',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3a net passes Theorem 2's test (largest |eigenvalue| of the "
-                    "Jacobian < 1): attractor fraction >= 1 (one seed; at quick's settings seeds 1 and 2 give 98 % and "
-                    "100 %: the statement holds for about two seeds in three)",
+                    "Jacobian < 1): attractor fraction >= 1 (one seed; in probes beside the notebook at quick's "
+                    "settings the statement held for about two seeds in three)",
           metric='thm2.fig3a.attractor_fraction', op='>=', threshold=1.0,
           fit=_fixed_points('fig3a'),
           expect={"quick": R, "paper": R}),
     Claim('p2.thm2_fig3b', 2, 'Theorem 2 / Fig 3b',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3b net passes Theorem 2's test (largest |eigenvalue| of the "
-                    "Jacobian < 1): attractor fraction >= 1 (one seed; at quick's settings seeds 1 and 2 give 100 % and "
-                    "90 %: the statement holds for about two seeds in three)",
+                    "Jacobian < 1): attractor fraction >= 1 (one seed; in probes beside the notebook at quick's "
+                    "settings the statement held for about two seeds in three)",
           metric='thm2.fig3b.attractor_fraction', op='>=', threshold=1.0,
           fit=_fixed_points('fig3b'),
           expect={"quick": R, "paper": R}),
@@ -133,8 +151,9 @@ CLAIMS: list[Claim] = [
           fit=_fixed_points('fig4.narrowest', 'fig4.eps') + _fixed_points('fig4.widest', 'fig4.eps'),
           expect={"quick": NR, "paper": R},
           why="quick (MNIST): the narrowest net (width 64) does not make its 50 training digits fixed points (max "
-              "||f(x_i) - x_i|| 1.6-1.8 against EPS 0.64, loss 0.7-1 % of the zero prediction's), so it did "
-              "not fit by this gate; its R_T is 0 against 0.54-0.62 for width 512"),
+              "||f(x_i) - x_i|| {fig4.narrowest.train_max_dist:.2f} against EPS {fig4.eps:.2f}, loss "
+              "{fig4.narrowest.loss_ratio:%} of the zero prediction's), so it did not fit by this gate; its R_T is "
+              "{fig4.narrowest.R_final:.2f} against {fig4.widest.R_final:.2f} for width 512"),
     Claim('p2.fig4_depth', 2, 'Fig 4b',
           quote='we found that increasing width and depth both increase the recovery rate',
           statement='Final recovery probability R_T of the deepest net > that of the shallowest (same width), paired '
@@ -142,9 +161,10 @@ CLAIMS: list[Claim] = [
           metric='fig4.deepest.R_final', op='>', threshold='fig4.shallowest.R_final',
           fit=_fixed_points('fig4.shallowest', 'fig4.eps') + _fixed_points('fig4.deepest', 'fig4.eps'),
           expect={"quick": NR, "paper": R},
-          why="quick (MNIST): the 6-layer nets' training digits are fixed points within EPS for each seed (max "
-              "||f(x_i) - x_i|| 0.55 / 0.09 / 0.62 against EPS 0.64) but not with the 2-SE margin every gate asks "
-              "of a seed band, so they did not fit by the gate; R_T 0.28-0.36 against 0-0.04 for 2 layers"),
+          why="quick (MNIST): the 6-layer nets' training digits are within max ||f(x_i) - x_i|| "
+              "{fig4.deepest.train_max_dist:.2f} of their images against EPS {fig4.eps:.2f}, not below it with the "
+              "2-SE margin every gate asks of a seed band, so they did not fit by the gate; R_T "
+              "{fig4.deepest.R_final:.2f} against {fig4.shallowest.R_final:.2f} for 2 layers"),
     # ---- Theorem 3 ----
     Claim('p2.thm3_limit', 2, 'Theorem 3 / App. C',
           quote='Now, the eigenvalues of the Jacobian with entries described above are precisely',
@@ -164,20 +184,22 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig9_single_filter_4x4', 2, 'Fig 9',
           quote='also the corresponding nonlinear network with 29 layers can memorize',
           statement='The 29-layer single-filter leaky-ReLU net trained on a 4x4 white-square image maps every N(0,1) '
-                    'input to a multiple of it (|corr| > 0.9 for each)',
-          metric='fig9.min_abs_corr_to_train', op='>', threshold=0.9,
+                    'input to a multiple of it (|corr| > 0.9 for each, the worst 0.05 above the same net untrained)',
+          metric='fig9.min_abs_corr_to_train', op='>', threshold='fig9.min_abs_corr_to_train.bar',
           fit=(fitted('fig9'),),
           expect={"quick": R, "paper": R}),
     Claim('p2.fig10_single_filter_2x2', 2, 'Fig 10',
           quote='outputs individual training examples instead of combinations of training examples',
           statement='The 5-layer single-filter net on two orthogonal 2x2 images maps N(0,1) inputs to (a multiple of) '
-                    'one of them: |corr| > 0.9 with one of them for > 90 % of the inputs',
-          metric='fig10.fraction_memorized', op='>', threshold=0.9,
+                    'one of them: |corr| > 0.9 with one of them for > 90 % of the inputs, and a fraction 0.05 above the '
+                    'same net untrained',
+          metric='fig10.fraction_memorized', op='>', threshold='fig10.fraction_memorized.bar',
           fit=(fitted('fig10'),),
           expect={"quick": NR, "paper": R},
-          why='quick: about half of the noise inputs come out as mixtures of the two images (20-82 % memorized '
-              'over seeds, learning rates, GD or Adam, two readings of the skip connections); the paper gives no '
-              'training settings for Fig 10'),
+          why='quick: {fig10.fraction_memorized:%} of the noise inputs come out as one of the two images (untrained '
+              '{fig10.fraction_memorized.untrained:%}), the rest as mixtures of both; in probes outside the notebook '
+              'other seeds, learning rates, GD or Adam and two readings of the skip connections did not change that; '
+              'the paper gives no training settings for Fig 10'),
     # ---- Table 1 ----
     Claim('p2.table1_no_memorization', 2, 'Table 1',
           quote='Memorization does not occur in any of the examples (memorization would be indicated by the spectrum '
@@ -202,9 +224,10 @@ CLAIMS: list[Claim] = [
           metric='table1.max_filter_spread', op='<', threshold=0.1,
           fit=('table1.max_final_loss < 1e-6',),
           expect={"quick": NR, "paper": R},
-          why="quick: with 2 layers the third eigenvalue is 0.74 for 1 filter against 0.996 / 0.999 for 16 / 128 "
-              "(spread 0.26); at 5 and 8 layers the spreads are 0.05 and 0.12. Depth lowers it as the paper says "
-              "(table1_depth), but the filter count is not without effect here"),
+          why="quick: with 2 layers the third eigenvalue is {table1.L2.f1.eig3:.2f} for 1 filter against "
+              "{table1.L2.f16.eig3:.3f} / {table1.L2.f128.eig3:.3f} for 16 / 128 (largest spread at one depth "
+              "{table1.max_filter_spread:.2f}). Depth lowers it as the paper says (table1_depth), but the filter count "
+              "is not without effect here"),
     # ---- Table 2: whole rows ----
     *[Claim(f'p2.table2_{tag}', 2, 'Table 2',
             quote=quote,
@@ -217,13 +240,14 @@ CLAIMS: list[Claim] = [
           ('2x2', '2x2, 1 example, 3 layers', 's2.n1', 1, '1', 1e-2, NR,
            'all networks satisfying our heuristic lower bound have memorized a single training example since the '
            'spectrum consists of a single eigenvalue that is ... and remaining eigenvalues with magnitude less than',
-           'quick: the second |eigenvalue| stays at 0.1-0.5 (init std 0.001-0.2, lr x4, loss 1e-12, constant '
-           'inits, Adam; see the notebook); it falls below 1e-2 only for some images at c = 0.3'),
+           'quick: the second |eigenvalue| is {table2.s2.n1.rest_max:.3f}; in probes outside the notebook (other init '
+           'stds, a 4x larger learning rate, a loss of 1e-12, constant inits, Adam; see the notebook) it fell below '
+           '1e-2 only for some images at the largest constant init'),
           ('3x3', '3x3, 1 example, 9 layers', 's3.n1', 1, '1', 1e-2, NR,
            'all networks satisfying our heuristic lower bound have memorized a single training example since the '
            'spectrum consists of a single eigenvalue that is ... and remaining eigenvalues with magnitude less than',
-           'quick: the second |eigenvalue| stays at 0.6-0.9 for standard-normal images (init std 0.001-0.2, '
-           'constant inits, Adam; see the notebook)'),
+           'quick: the second |eigenvalue| is {table2.s3.n1.rest_max:.2f} for a standard-normal image; other init stds, '
+           'constant inits and Adam did not bring it below 1e-2 in probes outside the notebook (see the notebook)'),
           ('4x4', '4x4, 1 example, 29 layers', 's4.n1', 1, '1', 1e-3, NOT_RUN,
            'all networks satisfying our heuristic lower bound have memorized a single training example since the '
            'spectrum consists of a single eigenvalue that is ... and remaining eigenvalues with magnitude less than', ''),
@@ -233,7 +257,7 @@ CLAIMS: list[Claim] = [
           ('3x3_three', '3x3, 3 examples, 10 layers', 's3.n3', 3, '1, .98, .98', 1e-2, NR,
            'the spectra in the last 3 rows indicate that networks satisfying our heuristic lower bound also memorize '
            'multiple training examples',
-           'quick: the rest stays above 1e-2 (0.05-0.3 in the notebook\'s probes)'),
+           'quick: the rest is {table2.s3.n3.rest_max:.2f}, above 1e-2'),
       )],
     Claim('p2.table2_one_eigenvalue', 2, 'Table 2',
           quote='the spectrum consists of a single eigenvalue that is',
@@ -265,17 +289,18 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig7_d1_noise_in_span', 2, 'Fig 7 / App. G',
           quote='When fed standard Gaussian data the model outputs a linear combination of training images',
           statement='D1 maps N(0,1) inputs to linear combinations of its two training photos (median relative '
-                    'distance to their span < 0.1)',
-          metric='fig7.noise.median_span_residual', op='<', threshold=0.1,
+                    'distance to their span < 0.1, and 0.05 below the same net untrained)',
+          metric='fig7.noise.median_span_residual', op='<', threshold='fig7.noise.median_span_residual.bar',
           fit=(fitted('fig7'),),
           expect={"quick": R, "paper": R}),
     # ---- Fig 8: D2 ----
     *[Claim(cid, 2, 'Fig 8 / App. G', quote=quote, statement=statement, metric=metric, op='<', threshold=thr,
             fit=(fitted('fig8'),), about=about, expect={"quick": NR, "paper": NR},
-            why="our D2 does not fit its photo (quick: loss 0.11 after 500 Adam steps, loss ratio ~0.4): with every "
-                "parameter equal all channels get the same gradient and stay equal, so the last layer paints one "
+            why="our D2 does not fit its photo (quick: loss ratio {fig8.loss_ratio:.2f} after 500 Adam steps): with "
+                "every parameter equal all channels get the same gradient and stay equal, so the last layer paints one "
                 "shared 8x8 patch per 4x4 position; the paper's figure of D2 is not in the text, so paper runs the "
-                "same net and is expected to fail too. Its spectrum is 1, [<7e-6] but for that patch image, not the photo")
+                "same net and is expected to fail too. Its rest is {fig8.rest_max:.1e}, but for that patch image, not "
+                "the photo")
       for cid, about, quote, statement, metric, thr in (
           ('p2.fig8_d2_top_eigenvalue_one', 'sanity', 'indicates that this network indeed memorized the image by '
            'producing a solution of rank',
@@ -287,57 +312,65 @@ CLAIMS: list[Claim] = [
            '|eigenvalue| is below 7e-6 (spectrum 1, [<7e-6])', 'fig8.rest_max', 7e-6),
           ('p2.fig8_d2_noise_multiple', 'trained',
            'When fed standard Gaussian data the model outputs a multiple of the training image',
-           'D2 maps N(0,1) inputs to multiples of its training photo (median relative distance to its span < 0.1)',
-           'fig8.noise.median_span_residual', 0.1),
+           'D2 maps N(0,1) inputs to multiples of its training photo (median relative distance to its span < 0.1, '
+           'and 0.05 below the same net untrained)',
+           'fig8.noise.median_span_residual', 'fig8.noise.median_span_residual.bar'),
       )],
     # ---- Fig 5a / 5b: nonlinear D1 on colour images ----
     Claim('p2.fig5a_test_trajectories', 2, 'Fig 5a / Sec. 4',
           quote='iterating the map yields individual training examples',
           statement='Iterating the nonlinear D1 trained on many colour images (paper: 100 CIFAR10; quick: 63 photos) '
-                    'sends test images to individual training images (median corr of the last iterate with its '
-                    'nearest training image > 0.9)',
-          metric='fig5a.iterated.median_corr', op='>', threshold=0.9,
+                    'sends test images (other photographs) to individual training images (median corr of the last '
+                    'iterate with its nearest training image > 0.9 and 0.05 above the same net untrained)',
+          metric='fig5a.iterated.median_corr', op='>', threshold='fig5a.iterated.median_corr.bar',
           fit=(fitted('fig5a'),),
           expect={"quick": NR, "paper": R},
-          why='quick: 63 photos through the 64-unit 1x1 bottleneck reach loss ~1e-2 in 1000 steps; the iterates '
-              'drift away from the training photos (median corr 0.58 with the nearest after the last iteration)'),
+          why='quick: 63 photos through the 64-unit 1x1 bottleneck reach loss {fig5a.final_loss:.0e} in 1000 steps; the '
+              'iterates drift away from the training photos (median corr {fig5a.iterated.median_corr:.2f} with the '
+              'nearest after the last iteration; untrained {fig5a.iterated.median_corr.untrained:.2f})'),
     Claim('p2.fig5b_arbitrary_to_train', 2, 'Fig 5b',
           quote='learn maps which are contractive to training examples',
           statement='The nonlinear D1 trained on one image per class, iterated 10 times from squares, noise and new '
-                    'photos, ends on training images (median corr with the nearest training image > 0.9)',
-          metric='fig5b.iterated.median_corr', op='>', threshold=0.9,
+                    'photos, ends on training images (median corr with the nearest training image > 0.9 and 0.05 above '
+                    'the same net untrained)',
+          metric='fig5b.iterated.median_corr', op='>', threshold='fig5b.iterated.median_corr.bar',
           fit=(fitted('fig5b'),),
           expect={"quick": R, "paper": R}),
     Claim('p2.fig5b_superattractors', 2, 'Fig 5b / Sec. 4',
           quote='after just 1 iteration, individual training examples are output',
           statement='The nonlinear D1 on one image per class outputs training examples after one application: median '
-                    'corr of f(x) with its nearest training image > 0.9',
-          metric='fig5b.one_step.median_corr', op='>', threshold=0.9,
+                    'corr of f(x) with its nearest training image > 0.9 and 0.05 above the same net untrained',
+          metric='fig5b.one_step.median_corr', op='>', threshold='fig5b.one_step.median_corr.bar',
           fit=(fitted('fig5b'),),
           expect={"quick": NR, "paper": R},
-          why='quick: one application gives blurred mixtures for the photo inputs (median corr 0.80); 10 '
-              'iterations reach 0.99 (p2.fig5b_arbitrary_to_train)'),
+          why='quick: one application gives blurred mixtures for the photo inputs (median corr '
+              '{fig5b.one_step.median_corr:.2f}; untrained {fig5b.one_step.median_corr.untrained:.2f}); 10 iterations '
+              'reach {fig5b.iterated.median_corr:.2f} (p2.fig5b_arbitrary_to_train)'),
     # ---- Fig 6: memorization during training ----
     Claim('p2.fig6_superattractors_late', 2, 'Fig 6b',
           quote='memorizes learned representations of training data as superattractors throughout the training process',
           statement='After 1000 epochs (full batch) the nonlinear D1 on 3 photos maps arbitrary inputs (squares, noise, '
                     'new photos) to a training image in one application: median corr to the nearest training image '
-                    '> 0.9, every seed of 3 with margin',
-          metric='fig6.epochs1000.one_step.median_corr', op='>', threshold=0.9,
+                    '> 0.9 and 0.05 above the same nets untrained, every seed of 3 with margin',
+          metric='fig6.epochs1000.one_step.median_corr', op='>', threshold='fig6.epochs1000.one_step.median_corr.bar',
           fit=(fitted('fig6.epochs1000'),),
           expect={"quick": NR, "paper": R},
-          why='quick: the median corr sits on the 0.9 line: 0.895 / 0.925 / 0.944 for seeds 0-2 (seed 0 was 0.929 '
-              'in an earlier run: a change of floating-point rounding moves it across); 10 iterations give 0.99'),
+          why='quick: one application gives median corr {fig6.epochs1000.one_step.median_corr:.3f} for seeds 0-2 '
+              '(untrained {fig6.epochs1000.one_step.median_corr.untrained:.2f}), near the paper\'s bar, where rounding '
+              'or the choice of probe photos moves a seed across it; 10 iterations give '
+              '{fig6.epochs1000.iterated.median_corr:.3f}'),
     Claim('p2.fig6_superattractors_early', 2, 'Fig 6a',
           quote='memorization occurs throughout the training process and is present even with early stopping',
           statement='Already after 100 epochs (early stopping) the nonlinear D1 maps arbitrary inputs to a training '
-                    'image in one application (median corr > 0.9). Gate: early stopping by design, so not the 5 % '
-                    'rule but "has learnt": loss below half of the zero prediction\'s',
-          metric='fig6.epochs100.one_step.median_corr', op='>', threshold=0.9,
+                    'image in one application (median corr > 0.9 and 0.05 above the same nets untrained). Gate: early '
+                    'stopping by design, so not the 5 % rule but "has learnt": loss below half of the zero prediction\'s',
+          metric='fig6.epochs100.one_step.median_corr', op='>', threshold='fig6.epochs100.one_step.median_corr.bar',
           fit=('fig6.epochs100.loss_ratio < 0.5',),
           expect={"quick": NR, "paper": R},
-          why='quick: after 100 full-batch steps (loss ~6e-2) the outputs are blurred mixtures (median corr ~0.3; '
-              '~0.4 with lr 1e-3, 32 channels, 9 photos); the paper\'s epoch probably covers many mini-batch steps'),
+          why='quick: after 100 full-batch steps (loss ratio {fig6.epochs100.loss_ratio:.2f}) the outputs are blurred '
+              'mixtures (median corr {fig6.epochs100.one_step.median_corr:.2f}; untrained '
+              '{fig6.epochs100.one_step.median_corr.untrained:.2f}; still low with lr 1e-3, 32 channels and 9 photos in '
+              'probes outside the notebook); the paper\'s epoch probably covers many mini-batch steps'),
     # ---- Fig 11 ----
     Claim('p2.fig11_near_zero_test_error', 2, 'Fig 11 / App. I.1',
           quote='achieves near-zero reconstruction error on the test set',
@@ -345,14 +378,15 @@ CLAIMS: list[Claim] = [
           metric='fig11.test_mse', op='<=', threshold=0.00159,
           fit=(fitted('fig11'),),
           expect={"quick": NR, "paper": R},
-          why='quick (MNIST): 1500 digits, 3000 mini-batch steps: train / test MSE 1.2e-2 / 2.4e-2 (loss 11 % of '
-              'the zero prediction\'s: did not fit)'),
+          why='quick (MNIST): 1500 digits, 3000 mini-batch steps: train / test MSE {fig11.train_mse:.1e} / '
+              '{fig11.test_mse:.1e} (loss {fig11.loss_ratio:%} of the zero prediction\'s: did not fit)'),
     Claim('p2.fig11_test_trajectories_reach_train', 2, 'Fig 11 / App. I.1',
           quote='Reconstructions of test images whose trajectories converge to training examples',
           statement='Its test trajectories still converge to training digits: > 10 % within EPS after the last '
-                    'iteration (the 10 % is ours; the paper shows examples)',
-          metric='fig11.converged_fraction', op='>', threshold=0.1,
+                    'iteration and 0.05 more than for the same net untrained (the 10 % is ours; the paper shows examples)',
+          metric='fig11.converged_fraction', op='>', threshold='fig11.converged_fraction.bar',
           fit=(fitted('fig11'),),
           expect={"quick": NR, "paper": R},
-          why='quick: no test trajectory ends within EPS of a training digit (0 %)'),
+          why='quick: {fig11.converged_fraction:%} of the test trajectories end within EPS of a training digit '
+              '(untrained {fig11.converged_fraction.untrained:%})'),
 ]

@@ -19,6 +19,13 @@ Operationalizations fixed before measuring (issue 14):
 * **point map / identity.** "learns the point map": mean |corr(C(y), C(x_train))| over the test
   inputs > 0.9 (the project's reading of "almost exclusively"), as in the notebook since its first
   version; DS's Fig 4c uses 0.99 over 2000 N(0, 1) inputs (chosen with the first version, never moved).
+* **untrained baseline (issue 27).** Every point-map / identity score (and DS's rank-1 ratio) is also
+  measured on the untrained net: same architecture, seed and initial weights, same inputs and measure
+  (`<metric>.untrained`). The claim's threshold is `<metric>.bar`: the bar above, or the untrained score
+  moved 0.05 past it (`dynamics.UNTRAINED_MARGIN`, fixed before measuring), whichever is stricter, per seed
+  for a seed band. So no claim holds for a net that only matches what its untrained twin already does.
+* **test photos (issue 27).** The "new images" are other photographs than the training ones
+  (`data.TEST_PHOTOS`), not crops of the training photos.
 """
 from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
 
@@ -49,31 +56,35 @@ CLAIMS: list[Claim] = [
           quote='In contrast, as shown in Figure 4c initializing Network DS with the default PyTorch uniform '
                 'distribution results in the point map.',
           statement="DS from PyTorch's default initialization, trained 2000 iterations on one 2x2 image, learns a "
-                    "rank-1 operator: sigma_2 / sigma_1 of A_X < 0.05 (numerical rank 1), seeds 0-2",
-          metric='fig4.default.sv2_over_sv1', op='<', threshold=RANK_RTOL,
+                    "rank-1 operator: sigma_2 / sigma_1 of A_X < 0.05 (numerical rank 1) and 0.05 below the same "
+                    "nets' untrained, seeds 0-2",
+          metric='fig4.default.sv2_over_sv1', op='<', threshold='fig4.default.sv2_over_sv1.bar',
           expect={"quick": R, "paper": R}, fit=(fitted("fig4.default"),)),
     Claim('p3.ds_default_outputs_train', 3, 'Fig 4c',
           quote='In contrast, as shown in Figure 4c initializing Network DS with the default PyTorch uniform '
                 'distribution results in the point map.',
           statement="DS (default init) is a point map as a function (Sec. 2): its outputs on 2000 N(0,1) inputs are "
-                    "multiples of its output on the training image, mean |corr| > 0.99, seeds 0-2",
-          metric='fig4.default.point_map_corr_mean_2000', op='>', threshold=0.99,
+                    "multiples of its output on the training image, mean |corr| > 0.99 and 0.05 above the same nets "
+                    "untrained, seeds 0-2",
+          metric='fig4.default.point_map_corr_mean_2000', op='>', threshold='fig4.default.point_map_corr_mean_2000.bar',
           expect={"quick": NR, "paper": NR}, fit=(fitted("fig4.default"),),
-          why="the learned operator is only approximately rank 1 (sigma_2 / sigma_1 0.032 / 0.041 / 0.012 for "
+          why="the learned operator is only approximately rank 1 (sigma_2 / sigma_1 {fig4.default.sv2_over_sv1:.3f} for "
               "seeds 0-2), so inputs nearly orthogonal to the learned direction come out elsewhere: mean |corr| "
-              "0.953 / 0.951 / 0.980 (seed 0's median 0.997). From the initialization the paper's text describes, "
-              "U(-a, a) with a = 1/sqrt(P), DS reaches 0.999 / 0.998 / 0.994, but that initialization breaks Fig 3e-f "
-              "and Fig 6b, so the notebook keeps PyTorch's default. DS is the same network and training at the paper "
-              "profile, so it fails there too"),
+              "{fig4.default.point_map_corr_mean_2000:.3f} (median {fig4.default.point_map_corr_median_2000:.3f}; "
+              "untrained {fig4.default.point_map_corr_mean_2000.untrained:.2f}). From the initialization the paper's "
+              "text describes, U(-a, a) with a = 1/sqrt(P), DS was a clean point map in a probe outside the notebook, "
+              "but that initialization broke Fig 3e-f and Fig 6b there, so the notebook keeps PyTorch's default. DS is "
+              "the same network and training at the paper profile, so it fails there too"),
     Claim('p3.ds_xavier_point_map', 3, 'Sec. 3',
           quote='We observed the same effects using the Xavier uniform initialization',
-          statement='DS from Xavier-uniform initialization also learns a rank-1 operator: sigma_2 / sigma_1 < 0.05, '
-                    'seeds 0-2',
-          metric='fig4.xavier_uniform.sv2_over_sv1', op='<', threshold=RANK_RTOL,
+          statement='DS from Xavier-uniform initialization also learns a rank-1 operator: sigma_2 / sigma_1 < 0.05 '
+                    "and 0.05 below the same nets' untrained, seeds 0-2",
+          metric='fig4.xavier_uniform.sv2_over_sv1', op='<', threshold='fig4.xavier_uniform.sv2_over_sv1.bar',
           expect={"quick": NR, "paper": NR}, fit=(fitted("fig4.xavier_uniform"),),
-          why="DS from Xavier-uniform keeps a second singular value 0.11 / 0.11 / 0.21 of the first (seeds 0-2; "
-              "rank 2 at the 5 % cutoff), for every seed and optimizer tried earlier (Adam 1e-3 / 1e-4, SGD "
-              "1e-2 / 1e-1, 2000-10000 steps). DS is the same at the paper profile, so it fails there too"),
+          why="DS from Xavier-uniform keeps a second singular value {fig4.xavier_uniform.sv2_over_sv1:.2f} of the first "
+              "(seeds 0-2; untrained {fig4.xavier_uniform.sv2_over_sv1.untrained:.2f}): rank 2 at the notebook's cutoff, "
+              "as for every seed and optimizer tried earlier (Adam 1e-3 / 1e-4, SGD 1e-2 / 1e-1, 2000-10000 steps). "
+              "DS is the same at the paper profile, so it fails there too"),
     Claim('p3.ds_kaiming_not_point_map', 3, 'Sec. 3',
           quote='However, the results are not observed for linear networks when using Kaiming initialization',
           statement='DS from Kaiming-uniform initialization does not learn the point map: sigma_2 / sigma_1 > 0.05 '
@@ -107,49 +118,63 @@ CLAIMS: list[Claim] = [
     Claim('p3.fig2_d_point_map', 3, 'Fig 2b',
           quote='Network D (with downsamling) learned the point map',
           statement="Network D trained 2000 iterations on one image: its outputs on new photos and a white square "
-                    "correlate with its output on the training image (mean |corr| > 0.9), seeds 0-2 "
-                    "(quick: 16x16 images, 32 filters)",
-          metric='fig2.D.point_map_corr', op='>', threshold=0.9,
+                    "correlate with its output on the training image (mean |corr| > 0.9 and 0.05 above the same nets "
+                    "untrained), seeds 0-2 (quick: 16x16 images, 32 filters)",
+          metric='fig2.D.point_map_corr', op='>', threshold='fig2.D.point_map_corr.bar',
           expect={"quick": R, "paper": R}, fit=(fitted("fig2.D"),)),
     Claim('p3.fig2_d_point_map_noise', 3, 'Fig 2b',
           quote='We then applied the trained networks to test images consisting of both realistic images and random '
                 'images ... Network D (with downsamling) learned the point map',
           statement='Network D maps standard-normal noise to its output on the training image too '
-                    '(mean |corr| over 2 noise inputs > 0.9), seeds 0-2',
-          metric='fig2.D.point_map_corr_noise', op='>', threshold=0.9,
+                    '(mean |corr| over 2 noise inputs > 0.9 and 0.05 above the same nets untrained), seeds 0-2',
+          metric='fig2.D.point_map_corr_noise', op='>', threshold='fig2.D.point_map_corr_noise.bar',
           expect={"quick": NR, "paper": R}, fit=(fitted("fig2.D"),),
-          why="0.57 / 0.56 / 0.78 (seeds 0-2) at 16x16 with 32 filters (seed 0: 0.72 with 128 filters; 0.67 from "
-              "the text-described U(-1/sqrt(P), 1/sqrt(P)) initialization): the untrained part of the operator "
-              "dominates on inputs nearly orthogonal to the learned direction; at 32x32 our reading of Fig 2a is not "
-              "a point map even on photos (0.40 with 128 filters)"),
+          why="{fig2.D.point_map_corr_noise:.2f} (seeds 0-2) at 16x16 with 32 filters (untrained "
+              "{fig2.D.point_map_corr_noise.untrained:.2f}): the untrained part of the operator dominates on inputs "
+              "nearly orthogonal to the learned direction. In probes outside the notebook neither 128 filters nor the "
+              "text-described U(-1/sqrt(P), 1/sqrt(P)) initialization made it a point map on noise, and at 32x32 our "
+              "reading of Fig 2a was not a point map even on photos"),
     Claim('p3.fig2_nd_identity', 3, 'Fig 2c',
           quote='Network ND (no downsampling) learned the identity function up to sign.',
-          statement='Network ND trained 2000 iterations on one image: |corr(output, input)| over photos, square and '
-                    'noise > 0.9, seeds 0-2',
-          metric='fig2.ND.abs_corr_to_input_all', op='>', threshold=0.9,
-          expect={"quick": R, "paper": R}, fit=(fitted("fig2.ND"),)),
+          statement='Network ND trained 2000 iterations on one image: |corr(output, input)| over new photos, square and '
+                    'noise > 0.9 and 0.05 above the same nets untrained, seeds 0-2',
+          metric='fig2.ND.abs_corr_to_input_all', op='>', threshold='fig2.ND.abs_corr_to_input_all.bar',
+          expect={"quick": NR, "paper": R}, fit=(fitted("fig2.ND"),),
+          why="after 2000 iterations ND's |corr| to its input is {fig2.ND.abs_corr_to_input_all:.3f} over photos, square "
+              "and noise (photos and square alone {fig2.ND.abs_corr_to_input:.3f}; untrained "
+              "{fig2.ND.abs_corr_to_input_all.untrained:.2f}) at 16x16 with 32 filters: close to the identity, short of "
+              "the bar on new photographs. On crops of its own training photo (the test photos before issue 27) it "
+              "passed"),
     Claim('p3.fig3_d_early', 3, 'Fig 3a-c',
           quote='regardless of when we stop training, even after only 10 iterations, Network D learns a point map',
           statement='D stopped after 10, 100, 1000 and 2000 iterations is a point map at every stop (min over stops '
-                    'of mean |corr| with its output on the training image, photos and square, > 0.9), seeds 0-2',
-          metric='fig3.D.min_point_map_corr', op='>', threshold=0.9,
+                    'of mean |corr| with its output on the training image, photos and square, > 0.9 and 0.05 above '
+                    'the same nets untrained), seeds 0-2',
+          metric='fig3.D.min_point_map_corr', op='>', threshold='fig3.D.min_point_map_corr.bar',
           expect={"quick": R, "paper": R}, fit=("fig3.D.stops_trained > 0.99", fitted("fig2.D"))),
     Claim('p3.fig3_nd_early', 3, 'Fig 3d',
           quote='the non-downsampling network ND begins to learn a function similar to the identity even after '
                 'training on a single image for only 10 iterations.',
           statement='ND after 10 iterations is close to the identity (mean |corr| to the input over photos and '
-                    'square > 0.9), seeds 0-2',
-          metric='fig3.ND.it10_abs_corr_to_input', op='>', threshold=0.9,
+                    'square > 0.9 and 0.05 above the same nets untrained), seeds 0-2',
+          metric='fig3.ND.it10_abs_corr_to_input', op='>', threshold='fig3.ND.it10_abs_corr_to_input.bar',
           expect={"quick": NR, "paper": R}, fit=("fig3.ND.stops_trained > 0.99",),
-          why="0.73 / 0.70 / 0.73 (seeds 0-2) with quick's 16x16 images and 32 filters (0.90 measured once at "
-              "32x32 with the paper's 128 filters); untrained, ND scores 0.12 / 0.21 / 0.17"),
+          why="{fig3.ND.it10_abs_corr_to_input:.2f} (seeds 0-2) with quick's 16x16 images and 32 filters; untrained, ND "
+              "scores {fig3.ND.it10_abs_corr_to_input.untrained:.2f} (at 32x32 with the paper's 128 filters it came "
+              "closer in a probe outside the notebook)"),
     Claim('p3.fig3_nd_later', 3, 'Fig 3e-f',
           quote='regardless of when we stop training ... while Network ND learns a function visually similar to '
                 'the identity map.',
           statement='ND is close to the identity at every stop from 100 iterations on (min over 100, 1000, 2000 '
-                    'iterations of mean |corr| to the input, photos and square, > 0.9), seeds 0-2',
-          metric='fig3.ND.min_abs_corr_to_input_from100', op='>', threshold=0.9,
-          expect={"quick": R, "paper": R}, fit=("fig3.ND.stops_trained > 0.99", fitted("fig2.ND"))),
+                    'iterations of mean |corr| to the input, new photos and square, > 0.9 and 0.05 above the same nets '
+                    'untrained), seeds 0-2',
+          metric='fig3.ND.min_abs_corr_to_input_from100', op='>', threshold='fig3.ND.min_abs_corr_to_input_from100.bar',
+          expect={"quick": NR, "paper": R}, fit=("fig3.ND.stops_trained > 0.99", fitted("fig2.ND")),
+          why="the worst stop is the first: after 100 iterations ND's |corr| to its input is "
+              "{fig3.ND.it100.abs_corr_to_input:.2f} (seeds 0-2; after 2000, {fig2.ND.abs_corr_to_input:.2f}; untrained "
+              "{fig3.ND.min_abs_corr_to_input_from100.untrained:.2f}) at 16x16 with 32 filters: on new photographs its "
+              "output still carries the training image (point-map corr {fig3.ND.it100.point_map_corr:.2f}). On crops of "
+              "its own training photo (the test photos before issue 27) it passed"),
 
     # ------------------------------------------------------------------ Fig 5-6: D_{a,b} vs ND_{a,b}
     Claim('p3.fig6_d_rank1', 3, 'Fig 6a',
@@ -158,18 +183,19 @@ CLAIMS: list[Claim] = [
                     'sigma_2 / sigma_1 < 0.05',
           metric='fig6.D.k1.rank_excess', op='<', threshold=RANK_RTOL,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k1"),),
-          why="D_{64,192} on one 16x16 photo (Adam lr 1e-4, trained to loss 1e-5) has eigenvalue 1 with the image "
-              "as eigenvector, but sigma_2 / sigma_1 = 0.94: numerical rank 17 at the 5 % cutoff (|lambda_2| = 0.84; "
-              "10 eigenvalues above 5 % of the top one). The operator keeps many directions outside span X with "
-              "singular values close to the top one (sigma_1 = 1.37)"),
+          why="D_{64,192} on one 16x16 photo (Adam lr 1e-4, final loss {fig6.D.k1.final_loss:.0e}) has eigenvalue 1 with "
+              "the image as eigenvector, but sigma_2 / sigma_1 = {fig6.D.k1.rank_excess:.2f}: numerical rank "
+              "{fig6.D.k1.rank} at the 5 % cutoff (|lambda_2| = {fig6.D.k1.next_abs_eig:.2f}). The operator keeps many "
+              "directions outside span X with singular values close to the top one"),
     Claim('p3.fig6_d_rank2', 3, 'Fig 6b',
           quote='The learned solution is of rank approximately 2',
           statement='D_{64,192} trained on two images (quick: 16x16) has rank(A_X) = 2 = min(dim span X, r_min): '
                     'sigma_3 / sigma_1 < 0.05',
           metric='fig6.D.k2.rank_excess', op='<', threshold=RANK_RTOL,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),),
-          why="D_{64,192} on two 16x16 photos (loss 1e-5): sigma_3 / sigma_1 = 0.80, numerical rank 24 at the 5 % "
-              "cutoff (|lambda_3| = 0.89; 21 eigenvalues above 5 % of the top one)"),
+          why="D_{64,192} on two 16x16 photos (final loss {fig6.D.k2.final_loss:.0e}): sigma_3 / sigma_1 = "
+              "{fig6.D.k2.rank_excess:.2f}, numerical rank {fig6.D.k2.rank} at the 5 % cutoff (|lambda_3| = "
+              "{fig6.D.k2.next_abs_eig:.2f})"),
     Claim('p3.fig6_d_lower_rank_k1', 3, 'Fig 6a/c',
           quote='a non-downsampling network trained on the same data learns an operator with much higher rank',
           statement="On one image D_{64,192}'s operator has a lower numerical rank than ND_{4,4}'s",
@@ -186,9 +212,10 @@ CLAIMS: list[Claim] = [
                     "rank / (c s^2) > 0.5",
           metric='fig6.ND.min_rank_fraction', op='>', threshold=0.5,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2")),
-          why="ND_{4,4} at 16x16 (c s^2 = 768, r_min 768; Adam lr 1e-4 for 6000 steps, loss 1.7e-3 / 1.9e-3) has "
-              "numerical rank 245 / 254 (k = 1 / 2): 0.32 of the full dimension, ten times D's rank but not closer "
-              "to full than to 0"),
+          why="ND_{4,4} at 16x16 (c s^2 = 768, r_min 768; Adam lr 1e-4 for 6000 steps, final loss "
+              "{fig6.ND.k1.final_loss:.1e} / {fig6.ND.k2.final_loss:.1e}) has numerical rank {fig6.ND.k1.rank} / "
+              "{fig6.ND.k2.rank} (k = 1 / 2): {fig6.ND.min_rank_fraction:.2f} of the full dimension, many times D's "
+              "rank ({fig6.D.k1.rank} / {fig6.D.k2.rank}) but not closer to full than to 0"),
     Claim('p3.fig6_nd_rank_same_k', 3, 'Fig 6c/d',
           quote='results in a higher-rank solution, with rank and spectrum being independent of k.',
           statement="ND_{4,4}'s numerical rank is the same on one and on two images: |rank_2 - rank_1| / rank_1 < 0.05",
@@ -222,48 +249,51 @@ CLAIMS: list[Claim] = [
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity"),
 
     # ------------------------------------------------------------------ App. D: one image per class
-    Claim('p3.appD_rank', 3, 'Conjecture / App. D',
-          quote='If our conjecture holds, then the resulting solution should be of rank equal to the dimension of '
-                'the span of each of these training sets.',
+    Claim('p3.appD_rank', 3, 'Conjecture (a) / App. D',
+          quote='If AX is the linear operator of a downsampling network trained to zero loss, then rank(AX) = min '
+                '(dim(span (X), rmin))',
           statement='D_{a,b} trained on one image per class (quick: D_{16,48}, 9 photos at 16x16; paper: D_{64,128}, '
                     '10 CIFAR-10 images): rank(A_X) = min(dim span X, r_min), i.e. sigma_{m+1} / sigma_1 < 0.05',
           metric='appD.rank_excess', op='<', threshold=RANK_RTOL,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
-          why="D_{16,48} on 9 photos at 16x16 (loss 1e-3, r_min 192): sigma_10 / sigma_1 = 0.53, numerical rank 52 "
-              "against dim span X = 9 (57 eigenvalues above 5 % of the top one; the top ones, 1.5 and 1.3, lie "
-              "outside span X). The paper's D_{64,128} / D_{64,192} at 16x16 in a probe had 13 eigenvalues near 1, "
-              "the top ones 1.1-1.3"),
+          why="D_{16,48} on 9 photos at 16x16 (final loss {appD.final_loss:.0e}, r_min 192): sigma_{m+1} / sigma_1 = "
+              "{appD.rank_excess:.2f}, numerical rank {appD.rank} against dim span X = {appD.dim_span}; "
+              "{appD.stored} eigenpairs store an image, the top ones lie outside span X. In a probe outside the "
+              "notebook the paper's D_{64,128} / D_{64,192} at 16x16 did not have rank 10 either"),
     Claim('p3.appD_near1_count', 3, 'App. D / Fig 9c',
           quote='In Figure 9c, there are 10 eigenvalues with magnitude close to 1.',
-          statement="D_{a,b} on one image per class: as many eigenvalues of magnitude close to 1 (| |lambda| - 1 | "
-                    "< 0.1) as training images (|count - dim span X| < 0.5)",
+          statement="D_{a,b} on one image per class: as many eigenvalues of magnitude close to 1 as training images "
+                    "(|count - dim span X| < 0.5), 'close to 1' being | |lambda| - 1 | < 0.15: the window that holds "
+                    "the paper's own ten (1.04 down to 0.89, App. D's list; tests/test_faithful_p2p3.py feeds it)",
           metric='appD.near1_error', op='<', threshold=0.5,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
-          why="10 eigenvalues within 0.1 of magnitude 1 for 9 images, with eigenvalues 1.3-1.5 outside span X above "
-              "them (D_{16,48} at 16x16, loss 1e-3; 56 at 32x32; the paper's D_{64,128} at 16x16 with lr 1e-4, loss 1e-3, "
-              "had 13)"),
+          why="{appD.near1} eigenvalues lie within the window of magnitude 1 for {appD.dim_span} images, and the top "
+              "eigenvalues lie outside span X (D_{16,48} at 16x16, final loss {appD.final_loss:.0e})"),
     Claim('p3.appD_svd_truncation', 3, 'App. D / Table 1',
           quote='From this table it is evident that only the top 500, 900, and 750 components were necessary to '
                 'achieve low training error.',
-          statement="Keeping only the top dim-span-X singular values of A_X leaves the training MSE (min-max "
-                    "scaled) unchanged (ratio < 1.01)",
-          metric='appD.mse_ratio', op='<', threshold=1.01,
-          expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
-          why="the quick D_{16,48}'s largest singular directions lie outside span X: truncating A_X to its top 9 "
-              "components multiplies the training MSE by 6.1 (x18 at 32x32); it is unchanged (x1.004) only at the "
-              "numerical rank, 52"),
+          statement="Not run in any profile: D_{64,192} trained on thousands of CIFAR-10 images of one class (2000 "
+                    "dogs, 5000 dogs, 5000 planes), its operator truncated to the top r singular values (r read off "
+                    "the spectrum: 500, 900, 750), keeps the training MSE after min-max scaling (ratio to the full "
+                    "operator's < 1.01). The notebook's one-image-per-class set is another experiment: its truncation "
+                    "ratio (appD.mse_ratio) is logged for information, not tested against this sentence",
+          metric='appD.one_class.mse_ratio', op='<', threshold=1.01,
+          expect={"quick": NOT_RUN, "paper": NOT_RUN}, fit=(sec5_fit("appD.one_class"),),
+          why="the experiment needs thousands of CIFAR-10 images of one class and a GPU; no profile runs it yet"),
 
     # ------------------------------------------------------------------ Fig 7, 8, 11: nonlinear nets
     Claim('p3.fig7_nld_point_map', 3, 'Fig 7a',
           quote='for artifical, random noise, and real image inputs NLD128,128 always outputs the training example',
-          statement="NLD maps new photos, a white square and noise to the training image (mean corr > 0.9; quick: "
-                    "NLD_{16,48} at 16x16)",
-          metric='fig7.NLD.corr_to_train', op='>', threshold=0.9,
+          statement="NLD maps new photos, a white square and noise to the training image (mean corr > 0.9 and 0.05 "
+                    "above the same net untrained; quick: NLD_{16,48} at 16x16)",
+          metric='fig7.NLD.corr_to_train', op='>', threshold='fig7.NLD.corr_to_train.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig7.NLD"),),
-          why="NLD_{16,48} at 16x16 (loss 1e-5) is not a point map: mean corr to the training image 0.72 (0.80 with "
-              "a, b = 64, 64; 0.71 with 128, 128; 0.28 at 32x32 with the paper's NLD_{128,128}, 1500 Adam steps at lr "
-              "1e-4), flat once the loss is below 1e-3; the text-described U(-1/sqrt(P), 1/sqrt(P)) initialization "
-              "(0.63), Sec. 5's stopping rule and LeakyReLU slopes 0 / 0.2 do not help either"),
+          why="NLD_{16,48} at 16x16 (final loss {fig7.NLD.final_loss:.0e}) is not a point map: mean corr to the training "
+              "image {fig7.NLD.corr_to_train:.2f} (photos and square {fig7.NLD.corr_to_train_realistic:.2f}, noise "
+              "{fig7.NLD.corr_to_train_noise:.2f}; untrained {fig7.NLD.corr_to_train.untrained:.2f}). In probes outside "
+              "the notebook larger a, b, the paper's NLD_{128,128} at 32x32, more training, the text-described "
+              "U(-1/sqrt(P), 1/sqrt(P)) initialization, Sec. 5's stopping rule and other LeakyReLU slopes did not "
+              "make it one either"),
     Claim('p3.fig7_nlnd_not_point_map', 3, 'Fig 7b',
           quote="while NLND128,128's output is more simliar to the identity function.",
           statement="NLND's outputs correlate more with the inputs than with the training image (mean corr)",
@@ -273,29 +303,36 @@ CLAIMS: list[Claim] = [
           quote='when fed in a new image from CIFAR10, Gaussian noise or artificial white squares, the output was '
                 'always one of the training images.',
           statement='NLD trained on one image per class maps new photos, squares and noise to one of the training '
-                    'images (mean over 14 inputs of the best corr with a training image > 0.9)',
-          metric='fig8.nearest_train_corr', op='>', threshold=0.9,
+                    'images (mean over 14 inputs of the best corr with a training image > 0.9 and 0.05 above the '
+                    'same net untrained)',
+          metric='fig8.nearest_train_corr', op='>', threshold='fig8.nearest_train_corr.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig8"),),
-          why="NLD_{16,48} on 9 photos (loss 5e-4): mean best corr with a training image 0.52 (min 0.17; outputs "
-              "nearest to 6 of the 9 training images); NLD is not a point map at quick scale (p3.fig7_nld_point_map)"),
+          why="NLD_{16,48} on 9 photos (final loss {fig8.final_loss:.0e}): mean best corr with a training image "
+              "{fig8.nearest_train_corr:.2f} (min {fig8.min_nearest_train_corr:.2f}; untrained "
+              "{fig8.nearest_train_corr.untrained:.2f}; outputs nearest to {fig8.distinct_train_images} of the training "
+              "images); NLD is not a point map at quick scale (p3.fig7_nld_point_map)"),
     Claim('p3.fig11_inits_point_map', 3, 'Fig 11 / App. E',
           quote='Note that NLD128,128 learns the point map under any of Xavier/Kaiming uniform/normal initializations.',
           statement='NLD learns the point map under Xavier and Kaiming uniform/normal initializations (min over the '
-                    'four of mean corr to the training image > 0.9)',
-          metric='fig11.min_corr_to_train', op='>', threshold=0.9,
+                    'four of mean corr to the training image > 0.9, and 0.05 above the best of the four nets untrained)',
+          metric='fig11.min_corr_to_train', op='>', threshold='fig11.min_corr_to_train.bar',
           expect={"quick": NR, "paper": R},
           fit=tuple(sec5_fit(f"fig11.{i}") for i in ("xavier_uniform", "xavier_normal", "kaiming_uniform",
                                                      "kaiming_normal")),
-          why="mean corr to the training image 0.67 (Xavier uniform), 0.65 (Xavier normal), 0.40 (Kaiming uniform), "
-              "0.47 (Kaiming normal), every net at loss 2e-5 or below; NLD is not a point map at quick scale "
-              "(p3.fig7_nld_point_map)"),
+          why="mean corr to the training image {fig11.xavier_uniform.corr_to_train:.2f} (Xavier uniform), "
+              "{fig11.xavier_normal.corr_to_train:.2f} (Xavier normal), {fig11.kaiming_uniform.corr_to_train:.2f} "
+              "(Kaiming uniform), {fig11.kaiming_normal.corr_to_train:.2f} (Kaiming normal), final losses "
+              "{fig11.xavier_uniform.final_loss:.0e} / {fig11.xavier_normal.final_loss:.0e} / "
+              "{fig11.kaiming_uniform.final_loss:.0e} / {fig11.kaiming_normal.final_loss:.0e}; NLD is not a point map "
+              "at quick scale (p3.fig7_nld_point_map)"),
 
     # ------------------------------------------------------------------ Fig 1: U-Net
     Claim('p3.fig1_unet_point_map', 3, 'Fig 1',
           quote='When fed random sized white squares, a standard Gaussian, or new images from CIFAR10 the model '
                 'outputs the training image.',
           statement='A U-Net (no skip connections) trained 2000 iterations on one image gives for new photos, a white '
-                    'square and noise outputs that correlate with its output on the training image (mean > 0.9)',
-          metric='fig1.unet.point_map_corr', op='>', threshold=0.9,
+                    'square and noise outputs that correlate with its output on the training image (mean > 0.9 and '
+                    '0.05 above the same U-Net untrained)',
+          metric='fig1.unet.point_map_corr', op='>', threshold='fig1.unet.point_map_corr.bar',
           expect={"quick": R, "paper": R}, fit=(fitted("fig1.unet"),)),
 ]
