@@ -64,7 +64,7 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig6_both_layers_constant', 1, 'Fig 6 / App. E.2',
           quote='When only the first layer is trained, the tendency is toward speckled noise, but when both layers are '
                 'trained, the tendency is toward a constant output (the image used for training).',
-          statement='Two-layer ReLU nets (the widest: paper 16,384 units, quick 4,096): training both layers correlates more '
+          statement='Two-layer ReLU nets without biases, as eq. 4 (the widest: paper 16,384 units, quick 4,096): training both layers correlates more '
                     'with the digit on rho = 0 probes than training the bottom layer only (per seed; both must fit)',
           metric='fig6.both.widest.rho0.corr_constant', op='>', threshold='fig6.bottom.widest.rho0.corr_constant',
           expect=QUICK_NR, fit=(fitted('fig6.both.widest'), fitted('fig6.bottom.widest')),
