@@ -123,6 +123,7 @@ def run(args) -> int:
     if stale:
         print(f"removed {len(stale)} folder(s) left in {results / args.profile} by runs that died: {', '.join(stale)}",
               flush=True)
+    _interrupt_on_signals()       # from here on: SIGTERM while papermill and the kernel start is "interrupted" too
     # the cache the kernels use, absolute (a relative MEMLIB_CACHE would land in the kernel's folder, the repo)
     os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
     import papermill as pm
@@ -137,7 +138,6 @@ def run(args) -> int:
     if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
         os.environ["MEMLIB_MAX_STEPS"] = "0"
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
-    _interrupt_on_signals()
     if getattr(args, "engine", "notebook") == "ray":
         failed_jobs = _train_on_ray(names, args, results, kernel, cell_timeout)
         if failed_jobs:
