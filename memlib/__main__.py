@@ -401,11 +401,12 @@ def _withdraw(stage: Path, final: Path, old: Path, failure: str | None, error: O
     results stop being a finished run (their provenance.json removed: `check` never reports them as current,
     even once space is freed), with a failed.json saying why where one can still be written."""
     shutil.rmtree(stage, ignore_errors=True)
-    if old.exists():
+    if old.exists():                          # moved aside before the failure: back in place, or gone
         if final.exists():
             shutil.rmtree(old, ignore_errors=True)
         else:
-            os.replace(old, final)
+            with contextlib.suppress(OSError):
+                os.replace(old, final)
     for f in ("provenance.json", "failed.json"):
         with contextlib.suppress(OSError):
             (final / f).unlink(missing_ok=True)
