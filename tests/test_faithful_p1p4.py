@@ -35,9 +35,9 @@ def test_top_singular_map_keeps_the_sign_of_a_one_channel_layer():
 
 
 def test_top_singular_map_of_a_net_that_outputs_the_digit():
-    """The output layer of a net whose last conv emits the training digit (a 1-layer ConvNet with a
-    zero kernel and the digit's pixels can't be a bias; use a layer-activation stand-in): the map
-    correlates +1 with the digit whatever the sign convention of the SVD."""
+    """A one-channel output layer that emits the training digit (at any scale) for a batch of inputs, as a
+    net painting the "7" does: its map correlates +1 with the digit; a net painting the negated digit
+    correlates -1 (the sign is the layer's own, not forced towards the digit)."""
     x = _digit()
     for scale in (1.0, 3.0):
         act = (scale * x).expand(4, 1, 28, 28).clone()
