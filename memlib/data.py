@@ -144,7 +144,8 @@ def read_idx(path) -> np.ndarray:
 
 
 def check_idx_pair(images: np.ndarray, labels: np.ndarray, img_path, lbl_path, *, classes: int = 10) -> None:
-    """MNIST-style images (N, H, W) and labels (N,) in 0..classes-1, or a DatasetCorrupt naming the file."""
+    """MNIST-style images (N >= 1, H, W) of integer pixels in 0..255 and integer labels (N,) in 0..classes-1,
+    or a DatasetCorrupt naming the file."""
     if images.ndim != 3:
         raise DatasetCorrupt(f"{img_path} holds an array of shape {images.shape}, not images (N, H, W)")
     if labels.ndim != 1:
