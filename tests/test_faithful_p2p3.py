@@ -132,3 +132,12 @@ def test_untrained_twin_has_the_initial_weights_of_the_trained_net():
 
 def test_claims_of_papers_2_and_3_are_well_formed():
     assert [(c.id, c.problems()) for c in CLAIMS if c.paper in (2, 3) and c.problems()] == []
+
+
+def test_converged_fraction_on_closed_form_maps():
+    train = torch.tensor([[0.0, 0.0], [1.0, 1.0]])
+    starts = torch.tensor([[0.1, 0.0], [0.9, 1.2], [0.5, 0.4]])
+    halfway = lambda x: train[(x.sum(1) > 1).long()] + 0.5 * (x - train[(x.sum(1) > 1).long()])   # contracts to the nearer
+    assert dynamics.converged_fraction(halfway, train, starts, 30, 1e-3) == 1.0
+    assert dynamics.converged_fraction(lambda x: x, train, starts, 30, 1e-3) == 0.0        # the identity: nothing moves
+    assert abs(dynamics.converged_fraction(halfway, train, starts, 1, 0.1) - 1 / 3) < 1e-6  # one step: only the first
