@@ -239,7 +239,7 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
                                "envelope": [lo, hi] if nb in ranges else None,
                                "atol": atol, "rtol": rtol, "claims": claim_metrics.get((nb, k), [])})
     # the ledger must call a claim unstable when the envelope saw it take more than one outcome
-    ledger = {r["id"]: r["expected"] for r in rows}
+    ledger = {r["id"]: r.get("expected") for r in rows}
     moving = {cid: by for cid, by in seen.items() if len(set(by.values())) > 1}
     unexpected = [{"id": cid, "took": by, "ledger": ledger[cid]} for cid, by in sorted(moving.items())
                   if cid in ledger and ledger[cid] != UNSTABLE]
