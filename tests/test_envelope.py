@@ -162,3 +162,14 @@ def test_the_envelope_command_on_the_smoke_profile(tmp_path):
     metrics.write_text(json.dumps(m))
     rep = report.build(claims.CLAIMS, tmp_path / "w" / "base", "smoke", against=out)
     assert [d["metric"] for d in rep["comparison"]["drifts"]] == [key]
+
+
+def test_every_ledger_entry_names_its_basis():
+    for c in claims.CLAIMS:
+        for p in core.LEDGER_COLUMNS:
+            assert c.basis_of(p).startswith(core.BASES), (c.id, p, c.basis_of(p))
+    bad = _claim(basis={"paper": "because"})
+    assert any("basis" in p for p in bad.problems())
+    assert any("no ledger column" in p for p in _claim(basis={"smoke": "measured: x"}).problems())
+    row = core.evaluate(_claim(basis={"paper": "expected not reproduced: the 32x32 runs say so"}), {}, "quick")
+    assert row["basis"]["paper"].startswith("expected not reproduced") and row["basis"]["full"] == row["basis"]["paper"]

@@ -60,6 +60,7 @@ def ledger_data(profile: str, notebook: str) -> dict:
     """The datasets `profile`'s ledger column was measured on for `notebook` (paper's set -> the set read)."""
     return {**LEDGER_DATA.get(profile, {}), **LEDGER_DATA_BY_NOTEBOOK.get(profile, {}).get(notebook, {})}
 CODE_PATH_PROFILES = ("smoke",)           # profiles that check code paths: claims "not run" by default
+BASES = ("measured", "predicted", "expected not reproduced", "not run")   # what a ledger entry rests on
 ABOUT = ("trained", "init", "sanity")   # sanity: true by construction or by a formula; reported, never counted
 FIT_RATIO = 0.05   # "fitted": final MSE below 5 % of the zero prediction's (the notebooks' `loss_ratio` metrics)
 
@@ -107,6 +108,8 @@ class Claim:
     about      "trained"; "init" (a statement about networks at initialization: no fit gate); or "sanity"
                (true by construction or by a formula: shown in its own section, not counted as a claim)
     why        what was measured and tried where the ledger expects "not reproduced"
+    basis      why the ledger expects what it does at a profile: {"full": "measured: ...", "paper": "predicted:
+               ..."}; a text starting with one of BASES. Where absent, `basis_of` gives the default
     """
     id: str
     paper: int
@@ -120,6 +123,7 @@ class Claim:
     fit: tuple = ()
     about: str = "trained"
     why: str = ""
+    basis: dict = field(default_factory=dict)
 
     @property
     def notebook(self) -> str:
@@ -128,6 +132,25 @@ class Claim:
     @property
     def gates(self) -> list[Gate]:
         return [Gate.parse(g) if isinstance(g, str) else g for g in self.fit]
+
+    def basis_of(self, profile: str) -> str:
+        """The evidence behind the ledger's entry at `profile`: measured (profile, device, date), predicted (why),
+        or expected not reproduced (the evidence). The quick column is measured by the committed envelope."""
+        if profile in self.basis:
+            return self.basis[profile]
+        if profile == "full" and "full" not in self.expect and "paper" in self.basis:
+            return self.basis["paper"]
+        exp = self.expected(profile)
+        if profile == "quick" or profile in CODE_PATH_PROFILES:
+            return "measured: the quick profile's envelope on the 2-core CPU (baselines/quick-cpu.json)" \
+                if profile == "quick" else "code paths only"
+        if exp == NOT_RUN:
+            return "not run: this profile does not measure it"
+        if exp == REPRODUCED:
+            return (f"predicted: the paper reports it at its own settings; the {profile} profile "
+                    + ("runs the paper's settings" if profile == "paper" else "is sized towards them")
+                    + ", and no run has measured it yet")
+        return f"expected {exp}: the evidence is the claim's why (measured at quick)"
 
     def expected(self, profile: str) -> str:
         if profile == "full" and "full" not in self.expect:    # full is sized to reach the paper's outcomes
@@ -168,6 +191,11 @@ class Claim:
         if bad:
             out.append(f"its why states measured-looking numbers {bad} as text: write them as {{metric.key}} "
                        "placeholders, filled from the run's metrics (core.render_text)")
+        for p, b in self.basis.items():
+            if p not in LEDGER_COLUMNS:
+                out.append(f"a basis for {p!r}, which is no ledger column {LEDGER_COLUMNS}")
+            elif not b.startswith(BASES):
+                out.append(f"the basis for {p!r} must start with one of {BASES}: {b[:40]!r}")
         try:
             self.gates
         except ValueError as e:
@@ -286,6 +314,7 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     expected = claim.expected(profile)
     row["expected"] = expected
     row["ledger"] = {p: claim.expected(p) for p in LEDGER_COLUMNS}
+    row["basis"] = {p: claim.basis_of(p) for p in LEDGER_COLUMNS}
 
     row["why"] = render_text(claim.why, metrics)
 

@@ -383,12 +383,23 @@ def render(report: dict) -> str:
                 text += ["", f"### {outcome.capitalize()} ({len(sel)})", "", markdown(sel)]
     text += ["", "## The ledger: the outcome each claim is expected to have at each profile", "",
              "A run's outcome that differs from its profile's column is a regression. The `full` column is the claim's "
-             "own entry where one is given, else the paper's: the full profile is sized to reach the papers' outcomes "
-             "and is measured on a GPU (benchmarks/gpu_check.sh).", "",
-             "| claim | " + " | ".join(LEDGER_COLUMNS) + " |", "|---|" + "---|" * len(LEDGER_COLUMNS)]
+             "own entry where one is given, else the paper's. Each entry names its basis: *measured* (M: the quick "
+             "column, by the committed envelope), *predicted* (P: the paper's result, not yet measured at that "
+             "profile; benchmarks/gpu_check.sh measures `full` on a GPU) or *expected not reproduced* (E: the "
+             "evidence is in the claim).", "",
+             "| claim | " + " | ".join(LEDGER_COLUMNS) + " | basis of full / paper |", "|---|" + "---|" * (len(LEDGER_COLUMNS) + 1)]
     short = {REPRODUCED: "R", NOT_REPRODUCED: "NR", NOT_RUN: "not run", UNSTABLE: "unstable"}
-    text += [f"| `{r['id']}` | " + " | ".join(short[r["ledger"][p]] for p in LEDGER_COLUMNS) + " |"
-             for r in rows if r["about"] != "sanity"]
+    tag = lambda b: {"measured": "M", "predicted": "P", "expected not reproduced": "E", "not run": "—"}.get(   # noqa: E731
+        next((k for k in ("measured", "predicted", "expected not reproduced", "not run") if b.startswith(k)), ""), "?")
+    for r in rows:
+        if r["about"] == "sanity":
+            continue
+        basis = r.get("basis") or {}
+        marks = " | ".join(short[r["ledger"][p]] + (f" ({tag(basis.get(p, ''))})" if p != "quick" and basis else "")
+                           for p in LEDGER_COLUMNS)
+        special = "; ".join(f"{p}: {basis[p]}" for p in ("full", "paper")
+                            if basis.get(p) and not basis[p].startswith(("predicted: the paper reports", "not run: this")))
+        text.append(f"| `{r['id']}` | {marks} | {special.replace('|', '/') or '—'} |")
     sanity = [r for r in rows if r["about"] == "sanity"]
     if sanity:
         text += ["", "## Sanity checks (true by construction or by a formula; not counted as claims)", "",
