@@ -321,6 +321,7 @@ class Run:
         set_default_cache(self.cache)
         self.metrics: dict = {}
         self.figures: list = []
+        self.departures: list[dict] = []                    # where this run's settings differ from the paper's
         self.params = {"profile": profile, "device": device, "seed": seed, "results_dir": str(results_dir),
                        "data_root": None if data_root is None else str(data_root),
                        "resolved_data_root": None if self.data_root is None else str(self.data_root)}
@@ -382,6 +383,19 @@ class Run:
         from IPython.display import Markdown
         return Markdown(_claims.core.render_text(text, self.metrics))
 
+    def departure(self, setting: str, paper, ours, why: str) -> None:
+        """Record a deliberate departure from the paper: the setting, the paper's value, this run's, and why
+        (cost, or the paper's setting fails here). Listed in provenance.json, `departures_table` and the report."""
+        if not why or not str(why).strip():
+            raise MemlibError(f"departure {setting!r}: say why the run departs from the paper")
+        self.departures = [d for d in self.departures if d["setting"] != setting]
+        self.departures.append({"setting": setting, "paper": str(paper), "ours": str(ours), "why": str(why)})
+
+    def departures_table(self):
+        """This run's departures from the paper as a Markdown table (setting, paper, ours, why)."""
+        from IPython.display import Markdown
+        return Markdown(_claims.report.departures_markdown(self.departures, self.profile))
+
     def savefig(self, fig, name: str) -> None:
         """Save `fig` as `<name>.png` in this run's folder (listed in provenance). Returns None, so a cell that
         ends with it shows the figure, not a `PosixPath(...)` line; the path is `run.dir / f"{name}.png"`."""
@@ -403,7 +417,7 @@ class Run:
         self._write("provenance.json", {
             "notebook": self.notebook, "parameters": self.params, "resolved_device": str(get_device()),
             "cuda_device": torch.cuda.get_device_name() if get_device().type == "cuda" else None,
-            "numerics": numerics(), "arithmetic": _machine.arithmetic(), "datasets": sorted(_data.used), "sources": self.sources,
+            "numerics": numerics(), "arithmetic": _machine.arithmetic(), "departures": self.departures, "datasets": sorted(_data.used), "sources": self.sources,
             "wall_time_s": round(wall, 2), "git_commit": _git_commit(), "versions": _versions(),
             "cache_hits": self.cache.hits, "cache_misses": self.cache.misses, "figures": self.figures,
             "argv": sys.argv[:1], "finished": time.strftime("%Y-%m-%dT%H:%M:%S")})

@@ -180,6 +180,16 @@ def data_line(provenance: dict | None) -> str:
     return "Data: " + "; ".join(parts) + (f" (data root {root})" if root else " (no data root)")
 
 
+def departures_markdown(departures: list[dict], profile: str) -> str:
+    """The departures of a run (`Run.departure`) as a Markdown table."""
+    if not departures:
+        return f"*No departure from the paper's settings is recorded at the {profile} profile.*"
+    cell = lambda t: str(t).replace("|", "\\|").replace("\n", " ")   # noqa: E731 - a "|" would split the row
+    rows = [f"| {cell(d['setting'])} | {cell(d['paper'])} | {cell(d['ours'])} | {cell(d['why'])} |" for d in departures]
+    return "\n".join([f"**Departures from the paper at the {profile} profile**", "",
+                      "| setting | paper | here | why |", "|---|---|---|---|", *rows])
+
+
 def counts(rows) -> dict:
     return {o: sum(r["outcome"] == o for r in rows) for o in COUNTED}
 
@@ -374,6 +384,8 @@ def render(report: dict) -> str:
         prov = (report.get("notebooks", {}).get(nb) or {}).get("provenance")
         if data_line(prov):
             text += ["", data_line(prov) + "."]
+        if (prov or {}).get("departures"):
+            text += ["", departures_markdown(prov["departures"], report["profile"])]
         if off_ledger_data(prov, report["profile"], nb):
             text += ["", f"This run {off_ledger_data(prov, report['profile'], nb)}: outcomes that differ from the ledger are "
                      "data-dependent, not regressions."]
