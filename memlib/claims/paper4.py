@@ -27,6 +27,14 @@ Q_LAMBDA0 = ("This dynamics is expected even in the limit of ... which correspon
              "the training data at a singular critical point")
 Q_OTHERS = "As predicted by the analysis, the case of BN+WD is the most well-behaved, whereas the others strongly depend on initial conditions"
 
+# The full profile (notebook 04's `full=` picks): the paper's 1000 epochs, but where CIFAR-10 is absent (every machine so
+# far) on the embedded digits (classes 3 / 5; quick reads 3 / 8), so with quick's settings where the paper's fail there:
+# BN + WD at lr 0.01, quick's 32 channels, initial norms 5 / 6 / 7 without BN. Its ledger entries rest on quick's
+# measurements with those settings; none is measured at full yet.
+FULL = ("full trains quick's nets with quick's optimizer settings for the paper's 1000 epochs (3,000 SGD steps) on "
+        "another pair of the same digits")
+
+
 CLAIMS: list[Claim] = [
     # ---------------------------------------------------------------- BN + weight decay (Fig 1-4)
     Claim('p4.eq5_bnwd', 4, 'Fig 2 / eq. 5',
@@ -48,7 +56,10 @@ CLAIMS: list[Claim] = [
                     "minimum is reached at the end, where p4.eq5_bnwd tests rho = rho_eq): its largest fall below "
                     "its running maximum is under 5 % (SGD's tolerance), for each of 3 seeds",
           metric='band.bnwd.rho_max_drop', op='<', threshold=0.05,
-          expect={"quick": NR, "paper": R}, fit=_fit("band.bnwd"),
+          expect={"quick": NR, "full": NR, "paper": R}, fit=_fit("band.bnwd"),
+          basis={"full": f"expected not reproduced: {FULL}. The overshoot quick measured (every seed, far past the 5 % "
+                         "tolerance) comes within the first epochs from SGD at lr 0.01 on 3 steps per epoch, which full "
+                         "keeps, and a longer run cannot shrink the largest fall measured over the whole run"},
           why="quick: rho reaches rho_eq within the first epochs, overshoots and then falls with rho_eq to "
               "{band.bnwd.rho_end:.2f} while the net keeps fitting (quick's learning rate, 3 SGD steps per epoch): "
               "falls of {band.bnwd.rho_max_drop:%} below the running maximum (seeds 0-2)"),
@@ -61,7 +72,10 @@ CLAIMS: list[Claim] = [
                     "1/rho at interpolation, the same measurement (its spread is logged, "
                     "init.bnwd.mean_abs_f_end_spread)",
           metric='init.bnwd.rho_end_spread', op='<', threshold=1.1,
-          expect={"quick": NR, "paper": R}, fit=_fit("bnwd"),
+          expect={"quick": NR, "full": R, "paper": R}, fit=_fit("bnwd"),
+          basis={"full": f"predicted, not measured: {FULL}. At quick the large initialization's rho was still falling "
+                         "after 900 steps (the why); full gives it 3,000 at the same rate, which may or may not bring it "
+                         "to the others' within 10 %"},
           why="quick: final rho {bnwd.norm0.1.rho_end:.2f} / {bnwd.norm1.rho_end:.2f} / {bnwd.norm5.rho_end:.2f} "
               "(largest over smallest {init.bnwd.rho_end_spread:.2f}), the large initialization still falling: "
               "quick's 900 SGD steps at its learning rate and weight decay can shrink ||W_L|| by exp(-lr wd steps), "
@@ -76,7 +90,10 @@ CLAIMS: list[Claim] = [
                     "the last 10 % of epochs; error of the larger-rho run minus the smaller's > 0), for each of 3 "
                     "seeds. The paper bounds the error; this tests the error itself",
           metric='obs3.bnwd.error_gap', op='>', threshold=0.0,
-          expect={"quick": NR, "paper": R}, fit=_fit("band.bnwd", "band.bnwd_large"),
+          expect={"quick": NR, "full": R, "paper": R}, fit=_fit("band.bnwd", "band.bnwd_large"),
+          basis={"full": f"predicted, not measured: {FULL}. At quick the smaller rho had the lower test error for every "
+                         "seed but the band missed its 2-SE margin (the why); full's test set is as small, so the "
+                         "outcome may go either way"},
           why="quick: the run from the smallest initial norm ends with the smaller rho ({band.bnwd.rho_end:.2f} "
               "against {band.bnwd_large.rho_end:.2f}) and a test error lower by {obs3.bnwd.error_gap:%} (seeds 0-2; "
               "58 test images, so one image is a 58th of the error): where a seed's gap is a fraction of one image "
@@ -90,7 +107,8 @@ CLAIMS: list[Claim] = [
                     "epochs) is below its value at the start of the terminal phase (first epoch with zero training "
                     "error): ratio < 1, for each of 3 seeds",
           metric='band.bnwd.cv_end_over_tpt', op='<', threshold=1.0,
-          expect={"quick": R, "paper": R}, fit=_fit("band.bnwd")),
+          expect={"quick": R, "full": R, "paper": R}, fit=_fit("band.bnwd"),
+          basis={"full": f"predicted: {FULL}, and quick measured it reproduced"}),
     Claim('p4.nc1_falls_bnwd', 4, 'Sec 2.1 / Lemma 1.4, ref. [12]',
           quote="(NC1) Cross-example within-class variability of last-layer training activations collapses to "
                 "zero ... these properties of the Neural Collapse[12] seem to be predicted by the theory of this "
@@ -99,7 +117,10 @@ CLAIMS: list[Claim] = [
                     "is below its value at the start of the terminal phase (first epoch with zero training error), "
                     "for each of 3 seeds",
           metric='band.bnwd.nc1_end_over_tpt', op='<', threshold=1.0,
-          expect={"quick": NR, "paper": R}, fit=_fit("band.bnwd"),
+          expect={"quick": NR, "full": R, "paper": R}, fit=_fit("band.bnwd"),
+          basis={"full": f"predicted, not measured: {FULL}. At quick NC1 drifted back up during the terminal phase for "
+                         "one seed in three (the why), with the same weight decay and as many training digits as full "
+                         "has, so full may miss too"},
           why="quick: NC1 falls steeply until the terminal phase starts and then, for some seeds, drifts back up "
               "while the loss sits near its floor ({band.bnwd.loss_ratio:%} of the zero prediction's; lambda = N wd / 2 "
               "is large for N = 299): end over TPT start {band.bnwd.nc1_end_over_tpt:.2f} (seeds 0-2)"),
@@ -117,7 +138,10 @@ CLAIMS: list[Claim] = [
                     "monotonically over the whole run: its largest fall below its running maximum is under 5 %, "
                     "for each of 3 seeds",
           metric='band.bn.rho_max_drop', op='<', threshold=0.05,
-          expect={"quick": NR, "paper": R}, fit=_fit("band.bn"),
+          expect={"quick": NR, "full": NR, "paper": R}, fit=_fit("band.bn"),
+          basis={"full": f"expected not reproduced: {FULL}, quick's 32 channels included. The overshoot quick measured "
+                         "(every seed, several times the 5 % tolerance) comes from SGD at lr 0.01 on 3 steps per epoch, "
+                         "which full keeps, and a longer run cannot shrink the largest fall measured over the whole run"},
           why="quick: rho overshoots and falls back by {band.bn.rho_max_drop:%} below its running maximum (seeds "
               "0-2) to {band.bn.rho_end:.2f} while the loss keeps falling: SGD at quick's learning rate on 3 steps per "
               "epoch, not gradient flow"),
@@ -130,7 +154,8 @@ CLAIMS: list[Claim] = [
                     "twice that of the run from 5 (strong dependence on the initialization, towards large margins "
                     "from small ones)",
           metric='init.bn.margin_small_over_large', op='>', threshold=2.0,
-          expect={"quick": R, "paper": R}, fit=_fit("bn")),
+          expect={"quick": R, "full": R, "paper": R}, fit=_fit("bn"),
+          basis={"full": f"predicted: {FULL}, and quick measured it reproduced"}),
     Claim('p4.fig7_horizontal_margins', 4, 'Fig 7-8',
           quote="If the solution were to correspond to exactly zero square loss, the margin distribution would be "
                 "an horizontal line",
@@ -146,14 +171,16 @@ CLAIMS: list[Claim] = [
                     "initialization (5)' of Fig 10), rho (all layers) grows monotonically over the whole run: its "
                     "largest fall below its running maximum is under 5 %, for each of 3 seeds",
           metric='band.none.rho_max_drop', op='<', threshold=0.05,
-          expect={"quick": R, "paper": R}, fit=_fit("band.none")),
+          expect={"quick": R, "full": R, "paper": R}, fit=_fit("band.none"),
+          basis={"full": f"predicted: {FULL}, and quick measured it reproduced"}),
     Claim('p4.none_init_dependent', 4, 'Fig 10-11 / Sec 3',
           quote="Implicit dynamical regularization – that is zero-initial conditions biasing the dynamics towards "
                 f"high margin solutions – is also possible in the no-BN and no-WD case ... {Q_OTHERS}",
           statement="Without BN and weight decay, the run from the smallest initial norm ends with a mean margin "
                     "more than twice that of the largest (quick: 5 vs 7, see the notebook; paper: 5 vs 30)",
           metric='init.none.margin_small_over_large', op='>', threshold=2.0,
-          expect={"quick": R, "paper": R}, fit=_fit("none")),
+          expect={"quick": R, "full": R, "paper": R}, fit=_fit("none"),
+          basis={"full": f"predicted: {FULL} (initial norms 5 / 6 / 7, as quick), and quick measured it reproduced"}),
     Claim('p4.none_small_init_generalizes', 4, 'Sec 3 / Sec 4.1 / Observation 3',
           quote="We also show, however, that in the absence of WD and BN good solutions for binary "
                 "classification can be found because of the bias in the dynamics of GD toward small norm solution "
@@ -163,7 +190,10 @@ CLAIMS: list[Claim] = [
                     "(same seed), the one ending with the smaller rho has the lower test error (averaged over the "
                     "last 10 % of epochs; error of the larger-rho run minus the smaller's > 0), for each of 3 seeds",
           metric='obs3.none.error_gap', op='>', threshold=0.0,
-          expect={"quick": NR, "paper": R}, fit=_fit("band.none", "band.none_large"),
+          expect={"quick": NR, "full": NR, "paper": R}, fit=_fit("band.none", "band.none_large"),
+          basis={"full": f"expected not reproduced: {FULL}, with quick's initial norms 5 and 7 (on the digits at lr "
+                         "0.1 an initial norm of 10 already kills every ReLU, measured): the reason quick misses, norms "
+                         "too close for a test set of about 60 digits to tell apart (the why), is unchanged"},
           why="quick: test error {band.none.test_error_end:%} from the smallest initial norm against "
               "{band.none_large.test_error_end:%} from the largest (gap {obs3.none.error_gap:%}, seeds 0-2; 58 test "
               "images): the initial norms 5 and 7 of quick's trainable window are too close for the test set to tell "
