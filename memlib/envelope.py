@@ -186,9 +186,13 @@ def describe(body: dict, top: int = 12) -> str:
     widths = []
     for nb, m in env.get("metrics", {}).items():
         for k, (lo, hi, *_) in m.items():
-            if lo == lo and hi == hi and abs(hi) + abs(lo) > 0 and abs(hi - lo) < float("inf"):
-                widths.append(((hi - lo) / max(abs(lo), abs(hi)), nb, k, lo, hi))
+            if lo == lo and hi == hi and abs(hi - lo) < float("inf"):
+                atol, rtol = _report.tolerance(k)
+                tol = atol + rtol * max(abs(lo), abs(hi))
+                widths.append(((hi - lo) / tol if tol > 0 else float("inf"), nb, k, lo, hi))
     widths.sort(reverse=True)
-    lines.append(f"the {top} metrics that moved most (range / largest |value|):")
-    lines += [f"  {nb} {k}: {lo:.4g} .. {hi:.4g} ({w:.0%})" for w, nb, k, lo, hi in widths[:top]]
+    lines.append(f"the {top} metrics that moved most, in units of their drift tolerance (without the envelope, "
+                 "a width above 1 could be flagged on another machine):")
+    lines += [f"  {nb} {k}: {lo:.4g} .. {hi:.4g} ({w:.1f} tolerances)" for w, nb, k, lo, hi in widths[:top]]
+    lines.append(f"{sum(w > 1 for w, *_ in widths)} of {len(widths)} metrics moved by more than their tolerance")
     return "\n".join(lines)

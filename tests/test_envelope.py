@@ -173,3 +173,13 @@ def test_every_ledger_entry_names_its_basis():
     assert any("no ledger column" in p for p in _claim(basis={"smoke": "measured: x"}).problems())
     row = core.evaluate(_claim(basis={"paper": "expected not reproduced: the 32x32 runs say so"}), {}, "quick")
     assert row["basis"]["paper"].startswith("expected not reproduced") and row["basis"]["full"] == row["basis"]["paper"]
+
+
+def test_the_unstable_list_names_real_claims_and_renders():
+    from memlib.claims import unstable
+    ids = {c.id for c in claims.CLAIMS}
+    assert set(unstable.UNSTABLE_AT_QUICK) <= ids
+    for c in claims.CLAIMS:
+        if c.id in unstable.UNSTABLE_AT_QUICK:
+            assert c.expected("quick") == claims.UNSTABLE and "Unstable at quick" in c.why
+            assert c.expected("paper") != claims.UNSTABLE
