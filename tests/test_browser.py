@@ -122,8 +122,9 @@ new MutationObserver(() => { for (const c of document.querySelectorAll('.widget-
 def test_tour_page_renders_every_explorer_and_a_control_redraws(tour_url, tmp_path):
     from playwright.sync_api import sync_playwright
     shots = tmp_path / "results" / "browser"
+    chromium = _chromium()          # before sync_playwright: finding playwright's own build starts another one
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_chromium(), args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1300, "height": 900})
         page.add_init_script(SEEN_BARS)
         try:

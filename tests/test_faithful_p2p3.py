@@ -97,15 +97,16 @@ def test_untrained_bar_is_the_stricter_of_the_papers_bar_and_the_untrained_score
 
 
 def test_a_bar_claim_fails_for_an_untrained_net_that_already_passes_the_papers_bar():
+    """(run_outcome: this run's own outcome; the quick ledger may call the claim unstable, claims/unstable.py)"""
     c = _claim("p3.fig2_d_point_map")
     assert c.threshold == "fig2.D.point_map_corr.bar"
     fit = {"fig2.D.loss_ratio": [0.01, 0.01, 0.01]}
     untrained = [0.93, 0.92, 0.94]                                    # an untrained D already above 0.9
     same = {**fit, "fig2.D.point_map_corr": untrained,
             **dynamics.untrained_bar("fig2.D.point_map_corr", untrained, 0.9)}
-    assert core.evaluate(c, same, "quick")["outcome"] == core.NOT_REPRODUCED
+    assert core.evaluate(c, same, "quick")["run_outcome"] == core.NOT_REPRODUCED
     better = {**same, "fig2.D.point_map_corr": [0.995, 0.99, 0.998]}
-    assert core.evaluate(c, better, "quick")["outcome"] == core.REPRODUCED
+    assert core.evaluate(c, better, "quick")["run_outcome"] == core.REPRODUCED
 
 
 def test_every_bar_threshold_is_logged_by_its_notebook():
