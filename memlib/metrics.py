@@ -150,10 +150,9 @@ def roughness(maps: torch.Tensor) -> torch.Tensor:
     return torch.where(var > 0, diff / (2 * var).clamp_min(1e-300), torch.zeros_like(var)).float()
 
 
-def border_energy_ratio(images: torch.Tensor, width: int) -> torch.Tensor:
-    """Where an image's structure lies (paper 1, Fig 3b / 19: a constant map "grown" from the borders):
-    per image of (N, ..., H, W), the mean squared deviation from the image's median over the border
-    band `width` pixels wide, divided by the same over the rest (the centre). (N,)."""
+def _centre_and_border_energy(images: torch.Tensor, width: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per image of (N, ..., H, W) (channels averaged), the mean squared deviation from the image's median over
+    the centre and over the border band `width` px wide: ((N,), (N,)), float64."""
     x = images.double().reshape(len(images), -1, *images.shape[-2:]).mean(1)          # (N, H, W)
     h, w = x.shape[-2:]
     if not 0 < width < min(h, w) / 2:
@@ -161,23 +160,23 @@ def border_energy_ratio(images: torch.Tensor, width: int) -> torch.Tensor:
     e = (x - x.flatten(1).median(1).values[:, None, None]).pow(2)
     centre = torch.zeros(h, w, dtype=torch.bool, device=x.device)          # on the images' device
     centre[width:h - width, width:w - width] = True
-    inner, outer = e[:, centre].mean(1), e[:, ~centre].mean(1)
+    return e[:, centre].mean(1), e[:, ~centre].mean(1)
+
+
+def border_energy_ratio(images: torch.Tensor, width: int) -> torch.Tensor:
+    """Where an image's structure lies (paper 1, Fig 3b / 19: a constant map "grown" from the borders):
+    per image of (N, ..., H, W), the mean squared deviation from the image's median over the border
+    band `width` pixels wide, divided by the same over the rest (the centre). (N,)."""
+    inner, outer = _centre_and_border_energy(images, width)
     return torch.where(inner > 0, outer / inner.clamp_min(1e-300), torch.full_like(inner, float("inf"))).float()
+
 
 def centre_share(images: torch.Tensor, width: int) -> torch.Tensor:
     """The share of an image's structure that lies in its centre (paper 1, Fig 3b / 19: the constant map
-    "grown" inwards from the borders): per image of (N, ..., H, W), with e the squared deviation from the
-    image's median (as `border_energy_ratio`), mean e over the centre / (mean e over the centre + mean e
-    over the border band `width` px wide) = 1 / (1 + border ratio). 0: all structure at the borders;
-    0.5: spread evenly; 1: all in the centre; nan for a constant image (no structure anywhere). (N,)."""
-    x = images.double().reshape(len(images), -1, *images.shape[-2:]).mean(1)          # (N, H, W)
-    h, w = x.shape[-2:]
-    if not 0 < width < min(h, w) / 2:
-        raise MemlibError(f"a border of {width} px leaves no centre in a {h}x{w} image")
-    e = (x - x.flatten(1).median(1).values[:, None, None]).pow(2)
-    centre = torch.zeros(h, w, dtype=torch.bool, device=x.device)
-    centre[width:h - width, width:w - width] = True
-    inner, outer = e[:, centre].mean(1), e[:, ~centre].mean(1)
+    "grown" inwards from the borders): mean energy over the centre / (that + the same over the border band)
+    = 1 / (1 + `border_energy_ratio`). 0: all structure at the borders; 0.5: spread evenly; 1: all in the
+    centre; nan for a constant image (no structure anywhere). (N,)."""
+    inner, outer = _centre_and_border_energy(images, width)
     total = inner + outer
     return torch.where(total > 0, inner / total.clamp_min(1e-300), torch.full_like(total, float("nan"))).float()
 
@@ -307,31 +306,22 @@ def relative_weight_change(initial_model: torch.nn.Module, trained_model: torch.
     return torch.tensor(out)
 
 
-def top_singular_map(act: torch.Tensor, reference: torch.Tensor | None = None) -> torch.Tensor:
+def top_singular_map(act: torch.Tensor) -> torch.Tensor:
     """Paper 1, Fig 11-14: per example, the top right singular vector of the (C, H*W) matrix of a
     layer's channels, as an (H, W) image. (N, C, H, W) -> (N, H, W).
 
     A singular vector has no sign of its own; it is chosen so that the map has a non-negative inner
-    product with a reference image per example: `reference` ((N or 1, H, W), or (N or 1, C', H, W) with its
-    channels averaged) when given, else the layer's own channel sum (sum_c act[c], i.e. the sign that makes
-    the channels' loadings sum >= 0). So a one-channel layer maps to the channel itself, normalized,
-    whatever its pixels sum to (the output of a net on standardized MNIST is mostly negative
-    background, and must not be negated), and a ReLU layer (non-negative channels: a non-negative top
-    vector, Perron) keeps its sign. The default anchor is the layer itself, not the input or the
+    product with the layer's own channel sum (sum_c act[c]). So a one-channel layer maps to the channel
+    itself, normalized, whatever its pixels sum to (the output of a net on standardized MNIST is mostly
+    negative background, and must not be negated), and a ReLU layer (non-negative channels: a
+    non-negative top vector, Perron) keeps its sign. The anchor is the layer itself, not the input or the
     training digit, so a correlation of the map with either can still come out negative."""
     n, c, h, w = act.shape
     _, _, vh = torch.linalg.svd(act.reshape(n, c, h * w).double(), full_matrices=False)
     v = vh[:, 0]                                                                      # (N, H*W)
-    if reference is None:
-        anchor = act.double().sum(1).reshape(n, h * w)
-    else:
-        r = reference.double()
-        r = r.mean(-3) if r.dim() == 4 else r                                         # (N or 1, H, W)
-        if r.shape[-2:] != (h, w):
-            raise MemlibError(f"reference {tuple(reference.shape)} and layer {tuple(act.shape)} differ in size")
-        anchor = r.reshape(-1, h * w).expand(n, -1)
-    dot = (v * anchor.to(v)).sum(1, keepdim=True)
-    tie = dot.abs() <= 1e-12 * anchor.norm(dim=1, keepdim=True).to(v)                # orthogonal: pixels sum >= 0
+    anchor = act.double().sum(1).reshape(n, h * w)                                    # (N, H*W)
+    dot = (v * anchor).sum(1, keepdim=True)
+    tie = dot.abs() <= 1e-12 * anchor.norm(dim=1, keepdim=True)                      # orthogonal: pixels sum >= 0
     flip = torch.where(tie, v.sum(1, keepdim=True) < 0, dot < 0)
     v = v * torch.where(flip, -1.0, 1.0).to(v)
     return v.reshape(n, h, w).float()

@@ -20,6 +20,9 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import re
+import shutil
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -328,9 +331,6 @@ def remove_dead_run_folders(folder) -> list[str]:
     mid-swap) that a run which died left in a profile's results `folder` (SIGKILL, a power cut, a full disk);
     those of live runs stay. Judged by the pid on this machine, as `remove_orphaned_temporaries` is. The names
     deleted."""
-    import re
-    import shutil
-    from pathlib import Path
     removed = []
     folder = Path(folder)
     if not folder.is_dir():

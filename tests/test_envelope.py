@@ -183,3 +183,11 @@ def test_the_unstable_list_names_real_claims_and_renders():
         if c.id in unstable.UNSTABLE_AT_QUICK:
             assert c.expected("quick") == claims.UNSTABLE and "Unstable at quick" in c.why
             assert c.expected("paper") != claims.UNSTABLE
+
+
+def test_paper4_measured_full_names_real_claims():
+    from memlib.claims import paper4
+    assert set(paper4.MEASURED_FULL) <= {c.id for c in paper4.CLAIMS}
+    for c in paper4.CLAIMS:
+        if c.id in paper4.MEASURED_FULL:
+            assert c.expected("full") == paper4.MEASURED_FULL[c.id][0] and c.basis_of("full").startswith("measured")
