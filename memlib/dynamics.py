@@ -123,13 +123,6 @@ UNTRAINED_MARGIN = 0.05   # a trained net's point-map / attractor score must bea
 #                           (correlations and fractions, both in [0, 1]; fixed before measuring, 2026-11-25)
 
 
-def untrained(build, *, seed: int = 0, init: str = "default") -> torch.nn.Module:
-    """The net `fit_cached(build, ..., seed=seed, init=init)` starts from, not trained, on the session's device
-    in eval mode: the same architecture, seed and initial weights (`store.build_model`)."""
-    from .store import build_model
-    return build_model(build, seed=seed, init=init).to(get_device()).eval()
-
-
 def untrained_bar(key: str, untrained_score, paper_bar: float, *, higher: bool = True,
                   margin: float = UNTRAINED_MARGIN) -> dict:
     """The metrics `{key}.untrained` (the untrained twin's score, measured as `key` is) and `{key}.bar`: the

@@ -150,6 +150,13 @@ def build_model(build, *, seed: int = 0, init: str = "default") -> torch.nn.Modu
     return model
 
 
+def untrained(build, *, seed: int = 0, init: str = "default") -> torch.nn.Module:
+    """The net `fit_cached(build, ..., seed=seed, init=init)` starts from, not trained, on the session's device
+    in eval mode: the same architecture, seed and initial weights (the untrained twin whose score a point-map or
+    attractor claim must beat, `dynamics.untrained_bar`)."""
+    return build_model(build, seed=seed, init=init).to(get_device()).eval()
+
+
 def _config(build, x, target, seed, init, fit_kwargs) -> dict:
     key_kwargs = {k: v for k, v in fit_kwargs.items() if k not in ("progress", "desc", "callbacks")}
     key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
