@@ -110,6 +110,8 @@ class Claim:
     why        what was measured and tried where the ledger expects "not reproduced"
     basis      why the ledger expects what it does at a profile: {"full": "measured: ...", "paper": "predicted:
                ..."}; a text starting with one of BASES. Where absent, `basis_of` gives the default
+    one_seed   for a claim about trained nets judged on one seed (its metric a number, not a seed band): why no
+               band yet (e.g. its cost at quick) and what would give it one. Empty: judged on a seed band
     """
     id: str
     paper: int
@@ -124,6 +126,7 @@ class Claim:
     about: str = "trained"
     why: str = ""
     basis: dict = field(default_factory=dict)
+    one_seed: str = ""
 
     @property
     def notebook(self) -> str:
