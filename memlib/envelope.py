@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import claims
-from .claims import report as _report
+from .claims import core as _core, report as _report
 from .runtime import MemlibError, atomic_write_text
 
 AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_CBWR": "AVX2"}
@@ -86,19 +86,25 @@ def _finished(folder: Path) -> bool:
 
 
 def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[dict]]) -> dict:
-    """{"metrics": {nb: {key: [lo, hi]}}, "outcomes": {claim: {variation: outcome}}} from each variation's
-    results (`report.load_results`) and claim rows (outcomes before the ledger's 'unstable' is applied)."""
+    """{"metrics": {nb: {key: [lo, hi]}}, "outcomes": {claim: {variation: outcome}}, "seeds": {nb: {key: n}}}
+    from each variation's results (`report.load_results`) and claim rows (outcomes before the ledger's 'unstable'
+    is applied). "seeds": how many seeds each metric holds (1 for a number, its length for a seed band; the most
+    any variation logged), so a test can ask every trained-net claim for a band (`claims.core.MIN_BAND`)."""
     values: dict = {}
+    seeds: dict = {}
     for results in per_variation.values():
         for nb, entry in results.items():
             for k, v in (entry.get("metrics") or {}).items():
                 values.setdefault(nb, {}).setdefault(k, []).append(_report._mean(v))
+                n = _core.seed_count(v)
+                if n is not None:
+                    seeds.setdefault(nb, {})[k] = max(n, seeds.get(nb, {}).get(k, 0))
     ranges = {nb: {k: _range(vs) for k, vs in m.items()} for nb, m in values.items()}
     outcomes: dict = {}
     for name, rows in rows_by_variation.items():
         for r in rows:
             outcomes.setdefault(r["id"], {})[name] = r.get("run_outcome", r["outcome"])
-    return {"metrics": ranges, "outcomes": outcomes}
+    return {"metrics": ranges, "outcomes": outcomes, "seeds": seeds}
 
 
 def _range(vs: list[float]) -> list:
@@ -168,6 +174,7 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
         "variations": list(by_name.values()),
         "metrics": {**{nb: m for nb, m in oe.get("metrics", {}).items() if keep(nb)}, **env["metrics"]},
         "outcomes": {**{c: o for c, o in oe.get("outcomes", {}).items() if c not in ids}, **env["outcomes"]},
+        "seeds": {**{nb: m for nb, m in oe.get("seeds", {}).items() if keep(nb)}, **env["seeds"]},
         "built": {**oe.get("built", {}), **{nb: time.strftime("%Y-%m-%d") for nb in names}}}
     return merged
 

@@ -199,6 +199,10 @@ class Claim:
                 out.append(f"a basis for {p!r}, which is no ledger column {LEDGER_COLUMNS}")
             elif not b.startswith(BASES):
                 out.append(f"the basis for {p!r} must start with one of {BASES}: {b[:40]!r}")
+        if self.one_seed and self.about != "trained":
+            out.append("a one_seed reason on a claim not about trained nets (only those need a seed band)")
+        if self.one_seed and len(self.one_seed.strip()) < 20:
+            out.append("its one_seed reason is too short to say why no band and what would give one")
         try:
             self.gates
         except ValueError as e:
@@ -280,6 +284,17 @@ def _as_list(v) -> list:
     return list(v) if isinstance(v, (list, tuple)) else [v]
 
 
+def seed_count(value) -> int | None:
+    """How many seeds a metric's value holds: 1 for a number, its length for a seed band (a list), None when
+    absent. The report shows it beside each claim; `one_seed` must say why a trained-net claim has 1."""
+    if value is None:
+        return None
+    return len(value) if isinstance(value, (list, tuple)) else 1
+
+
+MIN_BAND = 3    # a claim about trained nets is judged on at least this many seeds, or says why not (`one_seed`)
+
+
 def band_holds(value, op: str, threshold) -> tuple[bool, str]:
     """Whether `value op threshold` holds; for seed bands (lists) for every seed and with the mean two
     standard errors past the threshold (paired per seed when the threshold is a band too).
@@ -313,7 +328,7 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
 def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     """One report row: the claim, its measured value, outcome, expected outcome and the reason."""
     row = {**asdict(claim), "notebook": claim.notebook, "fit": [str(g) for g in claim.gates],
-           "value": None, "threshold_value": None, "gate_values": {}, "reason": ""}
+           "value": None, "threshold_value": None, "gate_values": {}, "reason": "", "seeds": None}
     expected = claim.expected(profile)
     row["expected"] = expected
     row["ledger"] = {p: claim.expected(p) for p in LEDGER_COLUMNS}
@@ -333,7 +348,7 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     if metrics is None:
         return done(NOT_RUN, "the notebook has no finished run at this profile")
     value, thr = metrics.get(claim.metric), _lookup(metrics, claim.threshold)
-    row.update(value=value, threshold_value=thr)
+    row.update(value=value, threshold_value=thr, seeds=seed_count(value))
     if profile in CODE_PATH_PROFILES and expected == NOT_RUN:
         return done(NOT_RUN, f"the {profile} profile checks code paths, not claims")
     if value is None or thr is None:

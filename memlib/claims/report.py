@@ -296,6 +296,8 @@ def _row_md(r) -> str:
     thr = r["threshold"] if not isinstance(r["threshold"], str) else f"`{r['threshold']}` = {_fmt(r['threshold_value'])}"
     thr = _fmt(thr) if not isinstance(thr, str) else thr
     flag = " **REGRESSION** (ledger: " + r["expected"] + ")" if r["regression"] else ""
+    n = r.get("seeds")
+    flag += f" ({n} seed{'s' if n != 1 else ''})" if n is not None and r.get("about") == "trained" else ""
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")   # noqa: E731 - a "|" would split the row
     return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
             f"{cell(r['statement'])} | {cell(_fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
