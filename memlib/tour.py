@@ -8,13 +8,14 @@ what is missing trains in the page with its progress bar. The cache is the batch
 (`store.results_root("results") / "cache"`, or `$MEMLIB_CACHE`).
 
 The tour is no reproduction: `python -m memlib run` never executes it and the report never counts it
-(`memlib.__main__.notebooks()` leaves out `TOUR`).
+(`memlib.cli.common.notebooks()` leaves out `TOUR`).
 """
 from __future__ import annotations
 
 import os
 
 from . import data
+from .recipes import paper1 as R1
 from .runtime import MemlibError, pick
 
 TOUR = "00_tour"
@@ -37,19 +38,19 @@ def _digits_root():
 
 
 def identity(profile_name: str | None = None):
-    """Paper 1's explorer as notebook 01 builds it."""
+    """Paper 1's explorer as notebook 01 builds it (its settings from memlib.recipes.paper1)."""
     from .widgets.identity import identity_explorer
     p = profile(profile_name)
     _, root = _digits_root()
     x_img, _ = data.training_digit(size=28, root=root)
     panel, names = data.probe_panel(x_img, root=root, seed=0)
-    depths = pick(p, smoke=[1, 3], quick=[1, 2, 3, 5, 8, 14, 20], paper=list(range(1, 21)))
-    width = pick(p, smoke=64, quick=1024, paper=2048)
+    depths, width = pick(p, **R1.DEPTHS), pick(p, **R1.WIDTH)
     return identity_explorer(data.standardize(x_img), data.standardize(panel),
-                             steps={"convnet": pick(p, smoke=40, quick=1500, paper=2_000_000),
-                                    "fcn": pick(p, smoke=40, quick=600, paper=2_000_000)},
-                             clip_grad_norm=1.0, depth=5 if 5 in depths else depths[-1],
-                             channels=pick(p, smoke=4, quick=32, paper=128), max_depth=max(20, max(depths)),
+                             steps={"convnet": pick(p, **R1.CONVNET_STEPS), "fcn": pick(p, **R1.FCN_STEPS)},
+                             recipes={"convnet": pick(p, **R1.CONVNET_FIT)},
+                             clip_grad_norm=pick(p, **R1.SGD_FIT)["clip_grad_norm"],   # the FCNs' SGD
+                             depth=5 if 5 in depths else depths[-1],
+                             channels=pick(p, **R1.CHANNELS), max_depth=max(20, max(depths)),
                              channel_choices=(4, 8, 16, 32, 64, 128, width), names=names)
 
 

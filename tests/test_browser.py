@@ -237,7 +237,7 @@ def lab(tmp_path):
     results folder and model cache (`tmp_path/results`, `$MEMLIB_CACHE` = results/cache) and its own Jupyter
     settings; yields (url, notebook folder, results folder)."""
     pytest.importorskip("jupyterlab", reason="jupyterlab is not installed (pip install jupyterlab)")
-    from memlib.__main__ import ensure_kernel
+    from memlib.cli.notebooks import ensure_kernel
     ensure_kernel()                                       # the notebooks' kernelspec: "memlib", this Python
     folder, results, jup = tmp_path / "notebooks", tmp_path / "results", tmp_path / "jupyter"
     folder.mkdir()

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from memlib import claims
-from memlib.__main__ import main, notebooks
 from memlib.claims import NOT_REPRODUCED, NOT_RUN, REPRODUCED, Claim
+from memlib.cli.common import notebooks
+from memlib.cli.main import main
 
 # the papers' text: shared/papers beside this checkout (or beside a folder above it, for git worktrees)
 PAPERS = next((p / "shared" / "papers" for p in Path(__file__).resolve().parents if (p / "shared" / "papers").is_dir()),

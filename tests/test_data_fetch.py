@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from memlib import data, fetch
-from memlib.__main__ import main
+from memlib.cli.main import main
 from memlib.runtime import MemlibError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,9 @@ import pytest
 import torch
 
 from memlib import claims, models, runtime, store
-from memlib.__main__ import _swap_in, main, resolve_names
+from memlib.cli.common import resolve_names
+from memlib.cli.main import main
+from memlib.cli.notebooks import swap_in
 from memlib.claims import NOT_RUN
 
 NB1 = claims.NOTEBOOKS[1]
@@ -33,7 +35,7 @@ def test_a_failed_notebook_replaces_its_old_results_and_is_a_regression(tmp_path
     stage.mkdir()
     (stage / f"{NB1}.ipynb").write_text("{}")
     (stage / "metrics.json").write_text(json.dumps({"fig2.linear1_vs_eq1_rel_err": 1e-6}))   # partial, unfinished
-    _swap_in(stage, final, "failed in cell 3: RuntimeError: boom")
+    swap_in(stage, final, "failed in cell 3: RuntimeError: boom")
     assert not (final / "old_figure.png").exists() and not (final / "provenance.json").exists()
     assert json.loads((final / "failed.json").read_text())["reason"].startswith("failed in cell 3")
     report = claims.check(tmp_path, "quick")
@@ -48,7 +50,7 @@ def test_a_successful_run_swaps_in_as_a_whole(tmp_path):
     (final / "stale.png").write_bytes(b"x")
     stage = tmp_path / "quick" / f".{NB1}.running-2"
     _finished(tmp_path, {"a": 2.0}, nb=stage.name)
-    _swap_in(stage, final, None)
+    swap_in(stage, final, None)
     assert json.loads((final / "metrics.json").read_text()) == {"a": 2.0} and not (final / "stale.png").exists()
     assert not list((tmp_path / "quick").glob(".*"))                     # no staging or old folder left
 
@@ -163,11 +165,9 @@ def test_metrics_json_stays_valid_json_with_nan_and_inf(tmp_path):
 def test_a_relative_cache_path_is_the_users_not_the_kernels(tmp_path):
     """`MEMLIB_CACHE=cache python -m memlib run` from a folder: the cache is that folder's, made absolute before
     the kernels (which run in the repository) start."""
-    code = ("import os, sys; from memlib import __main__ as m; m.ensure_kernel = lambda: sys.exit(0); "
-            "import papermill; m.main(['run', '--only', '04', '--results-dir', 'res']) ; ")
-    code = ("import os, sys\nfrom memlib import __main__ as m\nimport papermill\n"
+    code = ("import os, sys\nfrom memlib.cli import main, notebooks as m\nimport papermill\n"
             "papermill.execute_notebook = lambda *a, **k: (_ for _ in ()).throw(SystemExit(os.environ['MEMLIB_CACHE']))\n"
-            "m.ensure_kernel = lambda: 'memlib'\nm.main(['run', '--only', '04', '--results-dir', 'res', '--device', 'cpu'])\n")
+            "m.ensure_kernel = lambda: 'memlib'\nmain.main(['run', '--only', '04', '--results-dir', 'res', '--device', 'cpu'])\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "MEMLIB_CACHE": "mycache"})
     assert out.stderr.strip().splitlines()[-1] == str(tmp_path / "mycache")
@@ -481,11 +481,11 @@ def _fake_run(tmp_path: Path, argv: list, prelude: str = "", notebook: str = "")
     (Python run with `out`, the executed notebook's path; default: a finished run) and `prelude` run first."""
     body = notebook or ("d = Path(out).parent\n(d / 'metrics.json').write_text('{\"fig1.rho_final\": 0.9}')\n"
                         "(d / 'provenance.json').write_text('{\"notebook\": \"x\"}')\nPath(out).write_text('{}')\n")
-    code = ("import os, sys\nfrom pathlib import Path\nimport papermill\nfrom memlib import __main__ as m\n"
+    code = ("import os, sys\nfrom pathlib import Path\nimport papermill\nfrom memlib.cli import main, notebooks as m, signals\n"
             "m.ensure_kernel = lambda: 'memlib'\n" + prelude +
             "def execute(inp, out, **kw):\n" + "".join(f"    {line}\n" for line in body.splitlines()) +
             "papermill.execute_notebook = execute\n"
-            f"sys.exit(m.main({argv!r}))\n")
+            f"sys.exit(main.main({argv!r}))\n")
     return subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
 
 
@@ -523,7 +523,7 @@ def test_a_full_disk_at_the_swap_withdraws_the_old_results_and_leaves_no_staging
 
 
 def test_swap_in_withdraws_the_old_results_when_failed_json_cannot_be_written(tmp_path, monkeypatch):
-    import memlib.__main__ as cli
+    import memlib.cli.notebooks as cli
     final = _finished(tmp_path, {"fig2.linear1_vs_eq1_rel_err": 1e-6})
     stage = tmp_path / "quick" / f".{NB1}.running-3"
     stage.mkdir()
@@ -533,7 +533,7 @@ def test_swap_in_withdraws_the_old_results_when_failed_json_cannot_be_written(tm
         raise OSError(28, "No space left on device", str(path))
     monkeypatch.setattr(cli, "atomic_write_text", full)
     with pytest.raises(OSError, match="No space"):
-        _swap_in(stage, final, "failed in cell 3: RuntimeError: boom")
+        swap_in(stage, final, "failed in cell 3: RuntimeError: boom")
     monkeypatch.undo()                                           # space freed
     assert not stage.exists() and not (final / "provenance.json").exists()
     assert all(r["outcome"] == NOT_RUN for r in claims.check(tmp_path, "quick")["claims"] if r["notebook"] == NB1)
@@ -559,9 +559,9 @@ def test_a_run_removes_the_folders_of_dead_runs_and_says_so(tmp_path):
 def test_a_signal_during_the_swap_waits_for_it_to_finish(tmp_path):
     """SIGTERM while a finished notebook is moved in: the swap completes, then the run stops (143), with the
     finished results in place and no staging or old folder."""
-    prelude = ("import signal\nm._interrupt_on_signals()\nreal_lock = m._swap_lock\n"
+    prelude = ("import signal\nsignals.interrupt_on_signals()\nreal_lock = m.swap_lock\n"
                "def lock(folder):\n    os.kill(os.getpid(), signal.SIGTERM)\n    return real_lock(folder)\n"
-               "m._swap_lock = lock\n")
+               "m.swap_lock = lock\n")
     _old_finished_04(tmp_path)
     out = _fake_run(tmp_path, ["run", "--profile", "smoke", "--only", "04", "--device", "cpu",
                                "--results-dir", str(tmp_path)], prelude)
@@ -637,7 +637,7 @@ def test_bench_with_a_results_path_that_is_a_file_says_so(tmp_path, capsys):
 
 @pytest.mark.parametrize("port", ["70000", "-1", "0", "65536"])
 def test_serve_refuses_a_port_outside_1_to_65535_before_starting_anything(tmp_path, capsys, monkeypatch, port):
-    import memlib.__main__ as cli
+    import memlib.cli.serve as cli
     monkeypatch.chdir(tmp_path)                                  # serve changes folder before it execs Voila
     for key in ("MEMLIB_CACHE", "MEMLIB_TOUR_PROFILE", "MEMLIB_HEADLESS"):
         monkeypatch.setenv(key, os.environ.get(key, "unset"))

@@ -7,7 +7,7 @@ import nbformat
 import pytest
 import torch
 
-from memlib.__main__ import NOTEBOOK_DIR, notebooks
+from memlib.cli.common import NOTEBOOK_DIR, notebooks
 from memlib.claims.report import decode
 from memlib import runtime
 
@@ -71,7 +71,7 @@ def test_smoke_report(smoke_results):
 def test_tour_is_stripped_short_and_not_a_reproduction():
     """notebooks/00_tour.ipynb (`python -m memlib serve`): never executed by `run` nor counted by the report,
     stored without outputs, on the memlib kernel, every code cell one or two lines of memlib calls."""
-    from memlib.__main__ import TOUR
+    from memlib.tour import TOUR
     assert TOUR not in NAMES and all(n[:2] in ("01", "02", "03", "04") for n in NAMES)
     nb = nbformat.read(NOTEBOOK_DIR / f"{TOUR}.ipynb", as_version=4)
     assert nb.metadata["kernelspec"]["name"] == "memlib"

@@ -128,7 +128,7 @@ def test_plan_cli_lists_a_notebooks_trainings_with_costs_and_trains_nothing(tmp_
 
 
 def test_ray_options_are_refused_in_one_line_before_anything_runs(tmp_path, capsys):
-    from memlib.__main__ import main
+    from memlib.cli.main import main
     base = ["run", "--profile", "smoke", "--only", "04", "--results-dir", str(tmp_path)]
     assert main(base + ["--address", "auto"]) == 2
     assert "go with --engine ray" in capsys.readouterr().err

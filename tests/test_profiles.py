@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from memlib import claims, runtime
-from memlib.__main__ import NOTEBOOK_DIR, notebooks
+from memlib.cli.common import NOTEBOOK_DIR, notebooks
 
 NOTEBOOKS = [NOTEBOOK_DIR / f"{name}.ipynb" for name in notebooks()]     # the reproductions, not the tour
 TRAINS = re.compile(r"fit_cached|\.band\(|train_group|train_seed_band|print_estimate|load_images|training_digit")

@@ -34,10 +34,14 @@ def builder(architecture: str, depth: int, channels: int, shape) -> functools.pa
     return functools.partial(models.fcn, d, depth - 1, width=channels, activation="relu", bias=True)
 
 
-def fit_arguments(optimizer: str, *, steps: int, clip_grad_norm=None, schedule: str = "stagewise") -> dict:
-    """`fit` keywords for `optimizer` at paper 1's learning rate; SGD's are exactly the notebook's
-    (`lr=0.01, momentum=0.9`, no `optimizer=` key), so its models are cache hits."""
+def fit_arguments(optimizer: str, *, steps: int, clip_grad_norm=None, schedule: str = "stagewise",
+                  recipe: dict | None = None) -> dict:
+    """`fit` keywords for `optimizer` at paper 1's learning rate. `recipe`: the notebook's fit keywords for
+    this architecture (memlib.recipes.paper1); the optimizer it names gets exactly those, so the notebook's
+    models are cache hits. Without one, SGD gets `lr=0.01, momentum=0.9` with no `optimizer=` key."""
     check_choice(optimizer, tuple(OPTIMIZER_LR), "optimizer")
+    if recipe is not None and recipe.get("optimizer", "sgd") == optimizer:
+        return {**recipe, "steps": steps}
     kw = dict(steps=steps, lr=OPTIMIZER_LR[optimizer], schedule=schedule, clip_grad_norm=clip_grad_norm)
     if optimizer == "sgd":
         kw["momentum"] = 0.9
@@ -48,16 +52,18 @@ def fit_arguments(optimizer: str, *, steps: int, clip_grad_norm=None, schedule: 
 
 def render_identity(architecture: str = "convnet", depth: int = 5, channels: int = 32, init: str = "default",
                     optimizer: str = "sgd", *, x_train: torch.Tensor, probes: torch.Tensor, steps: dict,
-                    clip_grad_norm=None, seed: int = 0, names=None, scale: float = 0.9):
+                    clip_grad_norm=None, recipes: dict | None = None, seed: int = 0, names=None, scale: float = 0.9):
     """The prediction grid of one trained net on `probes` (N, 1, H, W, standardized like `x_train`):
     first row the probes, second the predictions; the title says whether the model came from the
     cache or was trained now, and its correlation to the identity / constant map on the probes.
 
-    `steps`: training steps per architecture, e.g. {"convnet": 1500, "fcn": 600}.
+    `steps`: training steps per architecture, e.g. {"convnet": 1500, "fcn": 600}; `recipes`: the notebook's
+    fit keywords per architecture (e.g. {"convnet": recipes.paper1 CONVNET_FIT at the profile}), see `fit_arguments`.
     """
     check_choice(init, INITS, "initialization")
     build = builder(architecture, int(depth), int(channels), x_train.shape[1:])
-    kw = fit_arguments(optimizer, steps=steps[architecture], clip_grad_norm=clip_grad_norm)
+    kw = fit_arguments(optimizer, steps=steps[architecture], clip_grad_norm=clip_grad_norm,
+                       recipe=(recipes or {}).get(architecture))
     status = status_line(build, x_train, seed=seed, init=init, **kw)
     model, hist = fit_cached(build, x_train, seed=seed, init=init, desc=f"{architecture} depth {depth}", **kw)
     pred = metrics.predict(model, probes)
@@ -72,10 +78,11 @@ def render_identity(architecture: str = "convnet", depth: int = 5, channels: int
 
 
 def identity_explorer(x_train: torch.Tensor, probes: torch.Tensor, *, steps: dict, clip_grad_norm=None,
-                      depth: int = 5, channels: int = 32, channel_choices=(4, 8, 16, 32, 64, 128),
+                      recipes: dict | None = None, depth: int = 5, channels: int = 32, channel_choices=(4, 8, 16, 32, 64, 128),
                       max_depth: int = 20, seed: int = 0, names=None):
     """ipywidgets controls (architecture, depth, channels/width, init, optimizer) over `render_identity`.
-    Starts at (`convnet`, `depth`, `channels`, default init, SGD): pass a setting the notebook trained."""
+    Starts at (`convnet`, `depth`, `channels`, default init, the ConvNet recipe's optimizer (SGD without one)):
+    pass a setting the notebook trained."""
     import ipywidgets as w
     choices = sorted(set(channel_choices) | {channels})
     controls = {
@@ -83,8 +90,9 @@ def identity_explorer(x_train: torch.Tensor, probes: torch.Tensor, *, steps: dic
         "depth": w.IntSlider(value=depth, min=1, max=max_depth, description="layers"),
         "channels": w.Dropdown(options=choices, value=channels, description="channels/width"),
         "init": w.Dropdown(options=INITS, value="default", description="init"),
-        "optimizer": w.Dropdown(options=tuple(OPTIMIZER_LR), value="sgd", description="optimizer"),
+        "optimizer": w.Dropdown(options=tuple(OPTIMIZER_LR), description="optimizer",
+                                value=(recipes or {}).get("convnet", {}).get("optimizer", "sgd")),
     }
     render = functools.partial(render_identity, x_train=x_train, probes=probes, steps=steps,
-                               clip_grad_norm=clip_grad_norm, seed=seed, names=names)
+                               clip_grad_norm=clip_grad_norm, recipes=recipes, seed=seed, names=names)
     return explorer(controls, render, title="Paper 1: what does a net trained on one digit do to other inputs?")

@@ -1,0 +1,97 @@
+"""The commands other than `run` and `serve`: `check` (the report), `plan` (every training with its cost),
+`envelope` (the baseline), `bench` (model-steps/s) and `data fetch` (a dataset into a data root)."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+from .. import engine
+from .. import envelope as _envelope
+from .. import plan as _plan
+from ..bench import CASES, run_bench
+from ..fetch import FETCHABLE, fetch
+from ..runtime import MemlibError, check_choice, set_device
+from .common import ROOT, resolve_names, writable
+from .notebooks import ensure_kernel
+from .planning import plan_notebooks
+from .report import check_baseline, print_report
+
+
+def check(args) -> int:
+    if args.against is not None:
+        check_baseline(args.against, args.profile)
+    results = Path(args.results_dir).expanduser()
+    if not results.is_dir():            # a mistyped folder: never created and reported as "every claim not run"
+        raise MemlibError(f"no results in {results}: " + ("it is a file, not a folder" if results.exists() else
+                          "no such folder") + "; pass the --results-dir a run wrote (default results/)")
+    if (results / args.profile).exists() and not (results / args.profile).is_dir():
+        raise MemlibError(f"no results in {results / args.profile}: it is a file, not a folder")
+    return print_report(results, args.profile, args.against)
+
+
+def plan(args) -> int:
+    """`python -m memlib plan`: list every training the notebooks will ask for (round 1: what the cache lacks
+    before anything is trained), measure what each costs, print the totals, write the plan as JSON."""
+    names = resolve_names(args.only)
+    results = Path(args.results_dir).expanduser().resolve()
+    writable(results)
+    os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
+    os.environ["MEMLIB_HEADLESS"] = "1"
+    kernel = ensure_kernel()
+    plan_dir = results / "plan" / args.profile / "round-1"
+    shutil.rmtree(plan_dir, ignore_errors=True)
+    t0 = time.perf_counter()
+    failed = plan_notebooks(names, args, results, plan_dir, kernel, None)
+    jobs = _plan.jobs(plan_dir)
+    print(f"planned in {time.perf_counter() - t0:.0f} s: {len(jobs)} job(s) not in the cache", flush=True)
+    device = "cuda" if args.device == "auto" and torch.cuda.is_available() else ("cpu" if args.device == "auto" else args.device)
+    costs = engine.costs(plan_dir, jobs, device=device, progress=sys.stderr.isatty()) if not args.no_costs else {}
+    engine.print_plan(jobs, costs, device=device, profile=args.profile)
+    out = Path(args.out).expanduser() if args.out else results / f"plan-{args.profile}.json"
+    note = ("round 1: trainings whose arguments depend on other trainings' results are planned after those train "
+            "(run --engine ray plans in rounds); est_s measured on " + device + "; h100_gpu_h estimated from FLOPs")
+    _plan.write_json(out, jobs, profile=args.profile, costs=costs, note=note)
+    print(f"plan written to {out} (job files in {plan_dir / 'jobs'})", flush=True)
+    if args.record:
+        path = _plan.record_totals(args.profile, jobs, costs, notebooks=names, note=note)
+        print(f"totals recorded in {path} (run --profile {args.profile} prints its estimate from them)", flush=True)
+    return 1 if failed else 0
+
+
+def envelope(args) -> int:
+    names = resolve_names(args.only)
+    out = Path(args.out or ROOT / "baselines" / f"{args.profile}-cpu.json")
+    body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
+                           workdir=Path(args.workdir), out=out, seed=args.seed, reuse=args.reuse)
+    print(_envelope.describe(body))
+    print(f"envelope: wrote {out}")
+    return 0
+
+
+def bench(args) -> int:
+    for case in args.case or []:
+        check_choice(case, tuple(CASES), "bench case")
+    if any(m < 1 for m in args.models) or args.steps < 1:
+        raise MemlibError(f"--models and --steps must be at least 1 (got --models {' '.join(map(str, args.models))}, "
+                          f"--steps {args.steps})")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise MemlibError("--device cuda: torch sees no GPU on this machine; use --device cpu or auto")
+    writable(Path(args.results_dir))
+    set_device(args.device)
+    run_bench(model_counts=args.models, steps=args.steps, results_dir=args.results_dir, cases=args.case)
+    return 0
+
+
+def data_fetch(args) -> int:
+    check_choice(args.name, FETCHABLE, "dataset")
+    try:
+        fetch(args.name, args.data_root, progress=lambda line: print(line, flush=True))
+    except KeyboardInterrupt:
+        print("interrupted: nothing was written under the final file names", file=sys.stderr)
+        return 130
+    return 0

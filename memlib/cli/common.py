@@ -1,0 +1,55 @@
+"""What the commands share: the repository's folders, the reproduction notebooks' names, the notebooks'
+`data_root` parameter from --data-root, and a check that a results folder can be written."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..runtime import MemlibError
+from ..tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+NOTEBOOK_DIR = ROOT / "notebooks"
+
+
+def notebooks() -> list[str]:
+    """The reproduction notebooks (01_..04_), in order: what `run` executes and the report counts."""
+    return sorted(p.stem for p in NOTEBOOK_DIR.glob("[0-9]*.ipynb") if p.stem != TOUR)
+
+
+def resolve_names(only: list[str] | None) -> list[str]:
+    names = notebooks()
+    if not only:
+        return names
+    out = []
+    for want in only:
+        want = Path(want).stem
+        match = [n for n in names if n == want or n.split("_")[0] == want]
+        if len(match) != 1:
+            raise MemlibError(f"unknown notebook {want!r}; choose one of: {', '.join(names)}")
+        out += [m for m in match if m not in out]          # --only 04 --only 04_rho_dynamics: once
+    return out
+
+
+def data_root_parameter(option):
+    """--data-root as the notebooks' `data_root`: absent or "auto" -> "auto" (data/ in the repo, or
+    $MEMLIB_DATA_ROOT, where it holds a set); "none" -> None (the embedded sets only); else the folder."""
+    if option in (None, "auto"):
+        return "auto"
+    return None if option == "none" else str(Path(option).expanduser().resolve())
+
+
+def writable(folder: Path) -> None:
+    """One clear line (MemlibError) when `folder` cannot be created or written."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-probe-{os.getpid()}"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as e:
+        blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+        if blocker is not None:          # mkdir says "File exists" or "Not a directory"
+            raise MemlibError(f"cannot write to {folder}: {blocker} is a file, not a folder; choose another "
+                              "--results-dir") from None
+        raise MemlibError(f"cannot write to {folder}: {e.strerror or e}; free some space or choose another "
+                          "--results-dir") from None

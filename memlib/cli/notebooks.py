@@ -1,0 +1,221 @@
+"""`run`: the notebooks executed headlessly with papermill under the "memlib" kernelspec (installed or repaired
+here), each into a staging folder that is swapped in as a whole when it ends, finished or failed."""
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+from .. import claims
+from .. import plan as _plan
+from ..data import default_root, holds
+from ..runtime import MemlibError, atomic_write_text, remove_dead_run_folders, remove_orphaned_temporaries
+from .common import NOTEBOOK_DIR, ROOT, data_root_parameter, resolve_names, writable
+from .ray_engine import train_on_ray
+from .report import check_baseline, print_report, read_metrics, summary, untrained_audit
+from .signals import interrupt_on_signals, signal_name, signal_status, signals_deferred, signals_resume
+
+KERNEL = "memlib"
+
+
+def ensure_kernel() -> str:
+    """Install (or repair) a Jupyter kernel named "memlib" that runs this very Python."""
+    # the Jupyter stack loads only for the commands that start a kernel
+    from ipykernel.kernelspec import install
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    try:
+        spec = KernelSpecManager().get_kernel_spec(KERNEL)
+        if spec.argv and Path(spec.argv[0]).resolve() == Path(sys.executable).resolve():
+            return KERNEL
+    except NoSuchKernel:
+        pass
+    install(kernel_name=KERNEL, display_name="Python (memlib)", prefix=sys.prefix)
+    spec = KernelSpecManager().get_kernel_spec(KERNEL)
+    if Path(spec.argv[0]).resolve() != Path(sys.executable).resolve():
+        raise MemlibError(f"a Jupyter kernel named {KERNEL!r} elsewhere ({spec.resource_dir}) shadows this "
+                          f"environment's; remove it with `jupyter kernelspec remove {KERNEL}`")
+    return KERNEL
+
+
+def check_run_inputs(args) -> None:
+    """Everything `run` can refuse, refused before a kernel starts (one line each)."""
+    if args.data_root not in (None, "auto", "none") and not Path(args.data_root).expanduser().is_dir():
+        raise MemlibError(f"--data-root {args.data_root} is not a directory")
+    if args.profile in ("paper", "full"):
+        root = (default_root() if args.data_root in (None, "auto") else
+                None if args.data_root == "none" else Path(args.data_root).expanduser())
+        if root is None or not holds(root, "mnist"):
+            raise MemlibError(f"the {args.profile} profile trains on the papers' datasets: fetch MNIST into data/ "
+                              "(python -m memlib data fetch mnist) or pass --data-root DIR holding MNIST/raw/ "
+                              "(README: 'The papers' datasets')")
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise MemlibError("--device cuda: torch sees no GPU on this machine; use --device cpu or auto")
+    engine = getattr(args, "engine", "notebook")
+    if engine != "ray" and (getattr(args, "address", None) or getattr(args, "ray_cpus", None)):
+        raise MemlibError("--address and --ray-cpus go with --engine ray")
+    if engine == "ray":
+        if importlib.util.find_spec("ray") is None:
+            raise MemlibError("--engine ray needs Ray, an optional extra: MEMLIB_EXTRAS=ray ./run_all.sh (or "
+                              "pip install -e '.[ray]')")
+        if args.untrained:
+            raise MemlibError("--untrained trains nothing: it has no plan for --engine ray to run")
+    if args.against is not None:
+        check_baseline(args.against, args.profile)
+
+
+def run(args) -> int:
+    """Execute the notebooks. Each writes into a fresh folder beside its results, swapped in when it
+    finishes: a notebook that fails (or is interrupted) replaces its old results with its executed notebook
+    and `failed.json`, so the report shows it as failed, never with older numbers."""
+    names = resolve_names(args.only)
+    check_run_inputs(args)
+    results = Path(args.results_dir).expanduser().resolve()
+    writable(results / args.profile)
+    stale = remove_dead_run_folders(results / args.profile)
+    if stale:
+        print(f"removed {len(stale)} folder(s) left in {results / args.profile} by runs that died: {', '.join(stale)}",
+              flush=True)
+    interrupt_on_signals()        # from here on: SIGTERM while papermill and the kernel start is "interrupted" too
+    # the cache the kernels use, absolute (a relative MEMLIB_CACHE would land in the kernel's folder, the repo)
+    os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
+    import papermill as pm   # papermill (and the Jupyter stack under it) loads only for the commands that run notebooks
+    kernel = ensure_kernel()
+    os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
+    if args.profile in ("full", "paper"):
+        line = _plan.recorded_estimate(args.profile, names)
+        print((line or f"{args.profile} profile: no recorded plan (python -m memlib plan --profile {args.profile} "
+                        "estimates it)") + "; benchmarks/gpu_check.sh measures it. Notebook 01 prints estimates from "
+              "measured step rates before its training blocks; every training shows its time left", flush=True)
+    if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
+        os.environ["MEMLIB_MAX_STEPS"] = "0"
+    cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
+    if getattr(args, "engine", "notebook") == "ray":
+        failed_jobs = train_on_ray(names, args, results, kernel, cell_timeout)
+        if failed_jobs:
+            print(f"ray: {failed_jobs} job(s) failed twice (listed above); their notebooks train them", flush=True)
+    # last at exit (atexit runs in reverse order: after papermill's own kernel clean-up, which an interrupt
+    # leaves to atexit): the cache entries a killed kernel was writing go
+    atexit.register(remove_orphaned_temporaries, os.environ["MEMLIB_CACHE"], 15.0)
+    failed = []
+    for i, name in enumerate(names, 1):
+        final = results / args.profile / name
+        stage = results / args.profile / f".{name}.running-{os.getpid()}"
+        shutil.rmtree(stage, ignore_errors=True)
+        stage.mkdir(parents=True)
+        os.environ["MEMLIB_RUN_DIR"] = str(stage)                     # store.Run writes here (the kernel inherits it)
+        params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
+                      data_root=data_root_parameter(args.data_root))
+        print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
+        t0 = time.perf_counter()
+        reason = None
+        try:
+            try:
+                pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
+                                    parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                    execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty())
+                if not (stage / "provenance.json").exists():
+                    reason = "the notebook ended without run.finish() (no provenance.json)"
+            except pm.PapermillExecutionError as e:
+                reason = f"failed in cell {e.exec_count}: {e.ename}: {(str(e.evalue).strip().splitlines() or [''])[0][:300]}"
+            except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
+                reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
+            finally:
+                os.environ.pop("MEMLIB_RUN_DIR", None)
+                print_cache_warnings()
+            swap_in(stage, final, reason)
+        except KeyboardInterrupt as e:     # Ctrl-C, SIGTERM or SIGHUP (kill, timeout, a batch scheduler)
+            how = signal_name(e)
+            try:                           # further signals are noted, not raised, until this is done
+                if stage.exists():         # (else it came as the finished notebook was swapped in: that stays)
+                    swap_in(stage, final, f"interrupted ({how})")
+                    print(f"  {name} interrupted ({how}); marked as failed", flush=True)
+                print_report(results, args.profile, args.against, names if args.only else None)
+            finally:
+                signals_resume()
+            return signal_status(e)
+        if reason:
+            failed.append(name)
+            print(f"  {name} {reason}\n  full traceback in {final / (name + '.ipynb')}", flush=True)
+            continue
+        rows = claims.evaluate_notebook(name, read_metrics(final), args.profile)
+        print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {summary(rows)}", flush=True)
+    if args.untrained:
+        return untrained_audit(results, args.profile) or (1 if failed else 0)
+    return print_report(results, args.profile, args.against, names if args.only else None) or (1 if failed else 0)
+
+
+def swap_in(stage: Path, final: Path, failure: str | None) -> None:
+    """Replace `final` by `stage` as a whole. A failed run keeps no provenance (it is no finished run) and
+    says why in failed.json. When the swap itself fails (a full disk), the old results are withdrawn all the
+    same (`_withdraw`) and the error goes on."""
+    old = final.with_name(f".{final.name}.old-{os.getpid()}")
+    with signals_deferred():
+        try:
+            if failure:
+                (stage / "provenance.json").unlink(missing_ok=True)
+                atomic_write_text(stage / "failed.json", json.dumps({"reason": failure,
+                                                                     "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+            with swap_lock(final.parent):     # two runs of one notebook finishing at once: one swap after the other
+                if final.exists():
+                    os.replace(final, old)
+                os.replace(stage, final)
+        except OSError as e:
+            _withdraw(stage, final, old, failure, e)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _withdraw(stage: Path, final: Path, old: Path, failure: str | None, error: OSError) -> None:
+    """The new results could not be put in place: the staging folder goes (freeing its space), and the old
+    results stop being a finished run (their provenance.json removed: `check` never reports them as current,
+    even once space is freed), with a failed.json saying why where one can still be written."""
+    shutil.rmtree(stage, ignore_errors=True)
+    if old.exists():                          # moved aside before the failure: back in place, or gone
+        if final.exists():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.replace(old, final)
+    for f in ("provenance.json", "failed.json"):
+        with contextlib.suppress(OSError):
+            (final / f).unlink(missing_ok=True)
+    reason = (f"{failure}; " if failure else "") + f"its results could not be saved ({error.strerror or error})"
+    with contextlib.suppress(OSError):
+        final.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(final / "failed.json", json.dumps({"reason": reason,
+                                                             "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+
+
+@contextlib.contextmanager
+def swap_lock(folder: Path):
+    """An exclusive lock on the folder itself (flock on its descriptor: no lock file; POSIX, elsewhere none)."""
+    try:
+        import fcntl             # POSIX only: imported here so that elsewhere the swap goes on without a lock
+    except ImportError:          # not POSIX
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)             # releases the lock
+
+
+def print_cache_warnings() -> None:
+    """Corrupt cache entries found inside the kernel (store.Cache logs them) reach the command line too; the
+    entries a dead kernel was writing are removed."""
+    remove_orphaned_temporaries(os.environ["MEMLIB_CACHE"])
+    log = Path(os.environ["MEMLIB_CACHE"]) / "corrupt.log"
+    if log.exists():
+        for line in log.read_text().splitlines():
+            print(f"  warning: {line}", flush=True)
+        log.unlink(missing_ok=True)

@@ -1,0 +1,68 @@
+"""The command line's layout (memlib/cli/): small modules by concern, no import cycle, no memlib import hidden in
+a function, `python -m memlib` a thin call; and the warning when torch or numpy differ from constraints.txt."""
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from memlib.cli import report
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = ROOT / "memlib" / "cli"
+
+
+def _memlib_imports(tree: ast.AST) -> set[str]:
+    """The memlib.cli modules a module imports (relative `from .x import` / `from . import x` inside cli)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            out |= {node.module} if node.module else {a.name for a in node.names}
+    return out
+
+
+def test_cli_modules_are_small_documented_and_acyclic():
+    graph = {}
+    for path in sorted(CLI.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        assert ast.get_docstring(tree), f"{path.name} has no module docstring"
+        assert len(path.read_text().splitlines()) <= 350, f"{path.name} is over 350 lines"
+        for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            for node in ast.walk(fn):      # inside functions: optional or heavy third-party packages only
+                assert not (isinstance(node, ast.ImportFrom) and node.level > 0), \
+                    f"{path.name}: {fn.name} imports memlib code inside the function"
+        graph[path.stem] = _memlib_imports(tree) - {"__init__"}
+    seen, done = set(), set()
+
+    def visit(m, chain):
+        assert m not in seen - done, f"import cycle: {' -> '.join(chain + [m])}"
+        if m in done:
+            return
+        seen.add(m)
+        for n in graph.get(m, ()):
+            visit(n, chain + [m])
+        done.add(m)
+    for m in graph:
+        visit(m, [])
+    assert len((ROOT / "memlib" / "__main__.py").read_text().splitlines()) <= 10
+
+
+def test_python_m_memlib_help_lists_every_command():
+    out = subprocess.run([sys.executable, "-m", "memlib", "--help"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "{run,check,plan,envelope,bench,serve,data}" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "memlib", "nope"], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "invalid choice" in out.stderr
+
+
+def test_environment_drift_names_torch_or_numpy_only_when_they_differ(tmp_path):
+    from importlib.metadata import version
+    numpy, torch = version("numpy"), version("torch").split("+")[0]
+    same = tmp_path / "same.txt"
+    same.write_text(f"# comment\nnumpy=={numpy}\ntorch=={torch}+cpu\nscipy==0.1\n")
+    assert report.environment_drift(same) is None                  # scipy is not watched; +cpu is ignored
+    other = tmp_path / "other.txt"
+    other.write_text(f"numpy==1.0.0\ntorch=={torch}\n")
+    line = report.environment_drift(other)
+    assert line.startswith(f"installed numpy {numpy} (constraints.txt: 1.0.0)") and "torch" not in line
+    assert report.environment_drift(tmp_path / "absent.txt") is None
+    assert report.CONSTRAINTS == ROOT / "constraints.txt" and report.CONSTRAINTS.exists()
