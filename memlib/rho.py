@@ -281,6 +281,35 @@ def train_group(x, y, *, norms, seed: int = 0, desc=None, **kwargs) -> dict:
                                 **kwargs)[1] for n in norms}
 
 
+def train_init_bands(x, y, *, norms, seeds, desc=None, **kwargs) -> dict:
+    """{initial norm: [records per seed]} of `train_classifier` for each norm and seed (None for a diverged run,
+    so the seeds stay paired across norms): the dependence on the initialization, judged seed by seed."""
+    return {n: [train_classifier(x, y, init_norm=n, seed=s, desc=f"{desc or 'run'}, init norm {n:g}, seed {s}",
+                                 **kwargs)[1] for s in seeds] for n in norms}
+
+
+def init_band_metrics(tag: str, bands: dict) -> dict:
+    """Per-seed lists (seed bands) of the dependence on the initial norm, from `train_init_bands`' {norm: [records
+    per seed]}: for each seed, over its runs from every norm, "<tag>.rho_end_spread" and "<tag>.mean_abs_f_end_spread"
+    (`init_spread`), "<tag>.margin_small_over_large" (`margin_small_over_large`, nan where a run diverged) and the fit
+    of the worst run: "<tag>.train_errors_end", "<tag>.loss_ratio" (inf for a diverged run)."""
+    n_seeds = len(next(iter(bands.values())))
+    out = {f"{tag}.{k}": [] for k in ("rho_end_spread", "mean_abs_f_end_spread", "margin_small_over_large",
+                                      "train_errors_end", "loss_ratio")}
+    for i in range(n_seeds):
+        runs = {n: recs[i] for n, recs in bands.items()}
+        ok = {n: r for n, r in runs.items() if r is not None}
+        ends = [end_metrics(r) for r in ok.values()]
+        whole = len(ok) == len(runs)
+        out[f"{tag}.rho_end_spread"].append(init_spread(ok) if whole else float("nan"))
+        out[f"{tag}.mean_abs_f_end_spread"].append(init_spread(ok, "mean_abs_f") if whole and all(
+            "mean_abs_f" in r for r in ok.values()) else float("nan"))
+        out[f"{tag}.margin_small_over_large"].append(margin_small_over_large(ok) if whole else float("nan"))
+        out[f"{tag}.train_errors_end"].append(max(e["train_errors_end"] for e in ends) if whole else float("inf"))
+        out[f"{tag}.loss_ratio"].append(max(e["loss_ratio"] for e in ends) if whole else float("inf"))
+    return out
+
+
 def tail_mean(series, frac: float = 0.1) -> float:
     """Mean of the last `frac` of a recorded series (at least one entry): SGD's noise averaged out."""
     s = list(series)
