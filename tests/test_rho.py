@@ -201,6 +201,15 @@ def test_group_fit_and_band_metrics():
     assert b["b.cv_end_over_tpt"] == pytest.approx([1.0, 1.0]) and "b.nc1_end_over_tpt" not in b
 
 
+def test_init_band_metrics_pair_the_initial_norms_seed_by_seed():
+    bands = {0.1: [_recs(0.5, 0.9), _recs(0.5, 0.9)], 5.0: [_recs(2.0, 0.8, errors_end=1), None]}   # seed 1 diverged at 5
+    m = R.init_band_metrics("i", bands)
+    assert m["i.rho_end_spread"][0] == pytest.approx(4.0) and np.isnan(m["i.rho_end_spread"][1])
+    assert m["i.mean_abs_f_end_spread"][0] == pytest.approx(4.0)
+    assert m["i.train_errors_end"] == [1, float("inf")] and m["i.loss_ratio"] == [pytest.approx(0.001), float("inf")]
+    assert len(m["i.margin_small_over_large"]) == 2
+
+
 def test_error_gap_orders_runs_by_their_final_rho():
     small = [_recs(0.5, 0.95), _recs(3.0, 0.80)]      # seed 1: the "small init" run ends with the larger rho
     large = [_recs(2.0, 0.90), _recs(1.0, 0.90)]
