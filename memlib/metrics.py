@@ -466,3 +466,40 @@ def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float 
 
 
 # ---------------------------------------------------------------- paper 4: rho dynamics
+
+
+def seed_band(prefix: str, rows: list[dict], keys) -> dict:
+    """`{prefix}.{key}`: one value per seed (a seed band, `Run.log`) of each `key` of the per-seed dicts `rows`;
+    a plain number where `rows` holds one seed."""
+    return {f"{prefix}.{k}": [r[k] for r in rows] if len(rows) > 1 else rows[0][k] for k in keys}
+
+
+def nonlinear_point_map_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor, *,
+                               realistic=slice(None), noise=slice(0)) -> dict:
+    """Paper 3, Fig 7: signed correlations of a nonlinear autoencoder's outputs on `probes` (N, c, s, s) with the
+    training image `x_train` (1, c, s, s) — mean (`corr_to_train`), worst input (`min_corr_to_train`), over the
+    `realistic` rows and the `noise` rows — and with the inputs themselves (`corr_to_input`)."""
+    out = predict(model, probes)
+    to_train, to_input = correlation(out, x_train), correlation(out, probes)      # (N,), (N,)
+    return {"corr_to_train": to_train.mean().item(), "min_corr_to_train": to_train.min().item(),
+            "corr_to_train_realistic": to_train[realistic].mean().item(),
+            "corr_to_train_noise": to_train[noise].mean().item(), "corr_to_input": to_input.mean().item()}
+
+
+def appendix_d_row(row: dict, x: torch.Tensor, *, near_tol: float) -> dict:
+    """Paper 3, App. D's numbers of one trained D_{a,b} from its `conjecture_row` on the one-per-class set `x`
+    (n, c, s, s): eigenvalues near 1 (`near1`, and `near1_error` = |count - dim span X|), `stored`, `rank`,
+    `rank_excess`, and Table 1's training MSE after min-max scaling with the operator truncated to its top
+    dim-span-X (`mse_ratio`) or numerical-rank (`mse_ratio_at_numerical_rank`) singular values."""
+    from . import linalg
+    from .plot import unit_range
+    U, S, Vh = torch.linalg.svd(row["A"])
+    X = x.reshape(len(x), -1).double()                                             # (n, d)
+    mse = lambda A: ((unit_range(X @ A.T) - unit_range(X)) ** 2).mean().item()     # noqa: E731
+    truncated = lambda j: U[:, :j] @ torch.diag(S[:j]) @ Vh[:j]                    # noqa: E731
+    k, full = row["span"], mse(row["A"])
+    return {"near1": linalg.count_near(row["vals"], tol=near_tol),
+            "near1_error": linalg.near_one_error(row["vals"], k, tol=near_tol), "stored": row["stored"],
+            "rank": row["rank"], "rank_excess": row["rank_excess"], "mse_all": full, "mse_top_span": mse(truncated(k)),
+            "mse_ratio": mse(truncated(k)) / max(full, 1e-12),
+            "mse_ratio_at_numerical_rank": mse(truncated(row["rank"])) / max(full, 1e-12)}
