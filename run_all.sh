@@ -24,6 +24,7 @@
 # Once per venv, set-up also tries to fetch MNIST into data/ (`python -m memlib data fetch mnist`); a failure is a
 # one-line note, never an error (the notebooks use the embedded sets). MEMLIB_NO_FETCH=1 skips it.
 # MEMLIB_EXTRAS=ray also installs Ray, for `./run_all.sh --engine ray` (the paper profile on a cluster; README).
+# pyproject's extras: `test` installs [test,serve,browser] (pytest, Voila and JupyterLab, playwright), `serve` [serve].
 set -euo pipefail
 cd "$(dirname "$0")"
 VENV=${MEMLIB_VENV:-.venv}
@@ -47,8 +48,18 @@ setup() {
   [ "$cmd" = data ] || fetch_mnist_once
 }
 
-install_extras() {   # MEMLIB_EXTRAS=ray: the optional extras (pyproject's [project.optional-dependencies]), once
-  local extras=${MEMLIB_EXTRAS:-}
+extras() {   # the optional extras (pyproject's [project.optional-dependencies]) this command needs, and MEMLIB_EXTRAS
+  local want=${MEMLIB_EXTRAS:-}
+  case "$cmd" in
+    test)  want="test,serve,browser${want:+,$want}" ;;   # the whole suite: the tour, JupyterLab and browser tests too
+    serve) want="serve${want:+,$want}" ;;
+  esac
+  printf '%s' "$want"
+}
+
+install_extras() {   # the extras (above), once per combination
+  local extras
+  extras=$(extras)
   [ -n "$extras" ] || return 0
   local marker=$VENV/.extras-${extras//[^a-z0-9]/_}
   [ "$marker" -nt pyproject.toml ] && return 0
@@ -82,7 +93,7 @@ fetch_mnist_once() {   # MNIST into data/ when it is not there: tried once per v
 }
 
 install_venv() {
-  if [ -x "$PY" ] && "$PY" -c "import memlib, papermill, torch, ipykernel, voila" >/dev/null 2>&1 \
+  if [ -x "$PY" ] && "$PY" -c "import memlib, papermill, torch, ipykernel" >/dev/null 2>&1 \
      && [ "$VENV/.installed" -nt pyproject.toml ]; then
     return 0
   fi
@@ -132,10 +143,13 @@ import re
 text = open("pyproject.toml").read()
 block = re.search(r"^dependencies = \[(.*?)^\]", text, re.S | re.M).group(1)
 deps = re.findall(r'"([^"]+)"', block)
+for extra in ("test", "serve", "browser"):   # what `./run_all.sh test` and `serve` install (not ray)
+    block = re.search(rf"^{extra} = \[(.*?)\]", text, re.M).group(1)
+    deps += re.findall(r'"([^"]+)"', block)
 print(" ".join(d for d in deps if re.split(r"[<>=!~ \[;]", d)[0].lower() != "torch"))
 PYEOF
 )
-  say "wheelhouse: downloading memlib's dependencies (not torch: the GPU node's own is used) into $dir"
+  say "wheelhouse: downloading memlib's dependencies and its extras test, serve, browser (not torch: the GPU node's own is used) into $dir"
   # shellcheck disable=SC2086
   python3 -m pip download -q -d "$dir" --only-binary=:all: "$@" "setuptools>=61" wheel $deps
   say "wheelhouse: $(ls "$dir" | wc -l) wheels in $dir; on the offline machine: MEMLIB_WHEELHOUSE=$dir ./run_all.sh"
@@ -145,7 +159,7 @@ cmd=run
 case "${1:-}" in
   test|check|bench|data|serve|plan) cmd=$1; shift ;;
   wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
-  -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
 esac
 
 setup

@@ -4,7 +4,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONDA_NAMES = {"pytorch": "torch"}         # conda package name -> pip name
-CONDA_ONLY = {"python", "pip", "torchvision"}  # torchvision is optional (download=True only)
+CONDA_ONLY = {"python", "pip"}
+CONDA_EXTRAS = ("test", "serve")           # the extras environment.yml installs with conda too
 
 
 def _name(req: str) -> str:
@@ -12,18 +13,35 @@ def _name(req: str) -> str:
 
 
 def test_environment_yml_and_pyproject_name_the_same_dependencies():
-    pyproject = {_name(r) for r in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]}
-    conda, in_deps = set(), False
-    for line in (ROOT / "environment.yml").read_text().splitlines():
-        if not line.startswith(" "):
-            in_deps = line.startswith("dependencies:")
-            continue
-        m = re.match(r"^\s+-\s+([A-Za-z0-9_.\-]+)", line)
-        if in_deps and m:
-            name = _name(m.group(1))
-            conda.add(CONDA_NAMES.get(name, name))
-    assert pyproject == conda - CONDA_ONLY
+    """environment.yml (conda-forge only) names pyproject's dependencies and the extras [test] and [serve] by
+    their conda names, and installs memlib itself from the checkout (pip: -e .)."""
+    import yaml   # PyYAML: papermill's dependency
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pyproject = {_name(r) for r in project["dependencies"]}
+    extras = {_name(r) for e in CONDA_EXTRAS for r in project["optional-dependencies"][e]}
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    assert env["channels"] == ["conda-forge", "nodefaults"]
+    conda = {CONDA_NAMES.get(_name(d), _name(d)) for d in env["dependencies"] if isinstance(d, str)}
+    pip = [d["pip"] for d in env["dependencies"] if isinstance(d, dict)]
+    assert conda - CONDA_ONLY == pyproject | extras
+    assert pip == [["-e ."]]
     assert "torchvision" not in pyproject  # memlib must work without it
+    assert set(project["optional-dependencies"]) == {"test", "serve", "browser", "ray"}
+    assert not {"pytest", "voila", "jupyterlab", "playwright", "ray"} & pyproject   # extras, not dependencies
+
+
+def test_constraints_record_the_baselines_torch_and_numpy():
+    """constraints.txt (pip freeze of the quick baseline's environment) pins torch and numpy to the versions the
+    baseline's provenance recorded, and never memlib itself."""
+    import json
+    pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+)$", (ROOT / "constraints.txt").read_text(), re.M))
+    assert "memlib" not in {k.lower() for k in pins}
+    assert not any("+" in v for v in pins.values())                        # no local tags (+cpu)
+    base = json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())
+    recorded = [nb.get("provenance", {}).get("versions", {}) for nb in base.get("notebooks", {}).values()]
+    assert recorded, "baselines/quick-cpu.json records no notebook's versions"
+    assert {v.get("torch", "").split("+")[0] for v in recorded} == {pins["torch"]}, "rebuilt: refresh constraints.txt"
+    assert {v.get("numpy") for v in recorded} == {pins["numpy"]}, "rebuilt: refresh constraints.txt"
 
 
 def test_memlib_imports_without_torchvision():
@@ -82,8 +100,9 @@ def test_offline_install_from_a_real_wheelhouse(tmp_path):
 
 
 def test_the_built_wheel_holds_every_subpackage_and_imports(tmp_path):
-    """`pip wheel .` ships every package of memlib/ (it once left out memlib.claims, so `import memlib` failed outside
-    an editable install); the unpacked wheel imports, with every module, from the wheel and not from the checkout."""
+    """`pip wheel .` ships every module of memlib/ (it once left out memlib.claims, so `import memlib` failed outside
+    an editable install; memlib.cli holds the command line); installed from the wheel alone (pip --target), every
+    module imports from there and not from the checkout, and `python -m memlib --help` runs."""
     import subprocess
     import sys
     import zipfile
@@ -95,14 +114,21 @@ def test_the_built_wheel_holds_every_subpackage_and_imports(tmp_path):
     assert out.returncode == 0, out.stderr[-2000:]
     (wheel,) = (tmp_path / "w").glob("memlib-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    packages = sorted(str(p.parent.relative_to(ROOT)) for p in (ROOT / "memlib").rglob("__init__.py"))
-    assert packages and all(f"{pkg}/__init__.py" in names for pkg in packages), (packages, names)
-    zipfile.ZipFile(wheel).extractall(tmp_path / "site")
-    modules = sorted(str(p.relative_to(ROOT).with_suffix("")).replace("/", ".") for p in (ROOT / "memlib").rglob("*.py")
-                     if p.name not in ("__main__.py", "__init__.py"))
+    sources = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "memlib").rglob("*.py"))
+    assert "memlib/cli/main.py" in sources and "memlib/cli/__init__.py" in sources
+    assert not [p for p in sources if p not in names], names               # every module, memlib/cli/ included
+    site = tmp_path / "site"
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", str(site),
+                          str(wheel)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    modules = sorted(str(Path(p).with_suffix("")).replace("/", ".").removesuffix(".__init__") for p in sources)
     code = ("import importlib, memlib; print(memlib.__file__); "
-            f"[importlib.import_module(m) for m in {modules!r}]; print('ok')")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                         env={"PYTHONPATH": str(tmp_path / "site"), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
-    assert out.stdout.strip().endswith("ok"), out.stderr[-2000:]
-    assert out.stdout.startswith(str(tmp_path / "site")), out.stdout
+            f"mods = [importlib.import_module(m) for m in {modules!r}]; "
+            f"away = [m.__name__ for m in mods if not m.__file__.startswith({str(site)!r})]; "
+            "print('not from the wheel:', away) if away else print('ok')")
+    env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert out.stdout.strip().endswith("ok"), out.stdout[-2000:] + out.stderr[-2000:]
+    assert out.stdout.startswith(str(site)), out.stdout
+    out = subprocess.run([sys.executable, "-m", "memlib", "--help"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert out.returncode == 0 and "run | check | bench | data fetch | serve" in out.stdout, out.stderr[-2000:]
