@@ -44,10 +44,10 @@ def identity(profile_name: str | None = None):
     _, root = _digits_root()
     x_img, _ = data.training_digit(size=28, root=root)
     panel, names = data.probe_panel(x_img, root=root, seed=0)
-    depths, width = pick(p, **R1.DEPTHS), pick(p, **R1.WIDTH)
-    return identity_explorer(data.standardize(x_img), data.standardize(panel),
-                             steps={"convnet": pick(p, **R1.CONVNET_STEPS), "fcn": pick(p, **R1.FCN_STEPS)},
-                             recipes={"convnet": pick(p, **R1.CONVNET_FIT)},
+    depths, width, x_train = pick(p, **R1.DEPTHS), pick(p, **R1.WIDTH), data.standardize(x_img)
+    return identity_explorer(x_train, data.standardize(panel),
+                             steps={"convnet": pick(p, **R1.DEPTH_STEPS), "fcn": pick(p, **R1.FCN_STEPS)},
+                             recipes={"convnet": R1.depth_fit(p, x_train)},
                              clip_grad_norm=pick(p, **R1.SGD_FIT)["clip_grad_norm"],   # the FCNs' SGD
                              depth=5 if 5 in depths else depths[-1],
                              channels=pick(p, **R1.CHANNELS), max_depth=max(20, max(depths)),
