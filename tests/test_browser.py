@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from memlib import data, models, store, tour
+from memlib import data, models, runtime, store, tour
+from memlib.recipes import paper1 as recipe
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL_HINT = ("install Debian's chromium (`apt-get install chromium`) or playwright's build "
@@ -179,8 +180,9 @@ def test_explorer_after_a_batch_run_reads_its_models_from_the_cache(tmp_path, mo
     monkeypatch.chdir(repo)
     run = store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir="results")
     x_img, _ = data.training_digit(size=28)
-    store.fit_cached(functools.partial(models.convnet, 3, channels=4), data.standardize(x_img), seed=0, steps=40,
-                     lr=0.01, momentum=0.9, schedule="stagewise", clip_grad_norm=1.0, progress=False)   # notebook 01
+    x = data.standardize(x_img)
+    store.fit_cached(functools.partial(models.convnet, 3, channels=4), x, seed=0, progress=False,   # notebook 01's
+                     steps=runtime.pick("smoke", **recipe.DEPTH_STEPS), **recipe.depth_fit("smoke", x))   # depth sweep
     assert (run.cache.hits, run.cache.misses) == (0, 1)
     assert run.cache.root == repo / "results" / "cache"
 
