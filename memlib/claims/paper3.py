@@ -260,7 +260,9 @@ CLAIMS: list[Claim] = [
           statement="ND_{4,4}'s numerical rank is the same on one and on two images: |rank_2 - rank_1| / rank_1 < 0.05, "
                     "seeds 0-2",
           metric='fig6.ND.rank_change', op='<', threshold=0.05,
-          expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2"))),
+          expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2")),
+          why=("quick: ND_{4,4}'s relative change of rank between one and two images is {fig6.ND.rank_change:.3f}, seed "
+               "by seed, against 0.05: the band does not clear the bar with the two-standard-error margin")),
     Claim('p3.fig6_top_eig_one', 3, 'Fig 6a',
           quote='Network D64,192 stores the k images (up to a shift in the color channels) as eigenvectors with '
                 'eigenvalues close to 1',
