@@ -13,9 +13,6 @@ from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted
 RR = {"quick": R, "paper": R}
 QUICK_NR = {"quick": NR, "paper": R}
 # issue 26: the trained-net claims still judged on one seed, and why (tests/test_envelope.py)
-FIG2_ONE_SEED = ("Fig 2's three nets (1,024 units at quick) train on seed `seed` only, as the paper's single runs; a band "
-                 "is a notebook change (train them on FCN_SEEDS, as Fig 5-8's FCNs) left for the next rebuild of the "
-                 "quick envelope")
 FIG30_ONE_SEED = ("not one net but a statistic over seed bands: the spread of the fitted optimizers' band means (each "
                   "optimizer a band of 3 seeds); judged once per run, like a band's mean")
 FULL_NOT_RUN = {"quick": NOT_RUN, "full": NOT_RUN, "paper": R}   # only the paper profile trains it
@@ -25,9 +22,9 @@ CLAIMS: list[Claim] = [
     Claim('p1.eq1_closed_form', 1, 'Fig 2 / eq. 1',
           quote='given randomly initialized weights W^0 , gradient descent converges to a unique global minimizer',
           statement='The 1-layer linear net Wx trained on the digit equals the closed form of eq. 1 on every test input '
-                    'and rho-probe (relative error < 1e-3)',
+                    'and rho-probe (relative error < 1e-3), for every seed of a band of 3 (each seed its own W0)',
           metric='fig2.linear1_vs_eq1_rel_err', op='<', threshold=0.001,
-          expect={"quick": R, "paper": R, "smoke": R}, fit=(fitted('fig2.linear1'),), one_seed=FIG2_ONE_SEED),
+          expect={"quick": R, "paper": R, "smoke": R}, fit=(fitted('fig2.linear1'),)),
     Claim('p1.linear1_random_on_orthogonal', 1, 'Fig 2 / eq. 1',
           quote='In particular, when the test example x is orthogonal to \\hat{x} , the prediction is completely random.',
           statement='By eq. 1 an input orthogonal to the digit goes through the random initial W0, so the 1-layer net does '
@@ -40,17 +37,17 @@ CLAIMS: list[Claim] = [
           statement="The 6-layer linear net's predictions on the test inputs correlate more with the 6-layer ReLU net's "
                     "than with the 1-layer linear net's (mean per-input Pearson correlation of the two nets' outputs)",
           metric='fig2.linear6.corr_to_relu6', op='>', threshold='fig2.linear6.corr_to_linear1', expect=RR,
-          fit=(fitted('fig2.linear6'), fitted('fig2.relu6'), fitted('fig2.linear1')), one_seed=FIG2_ONE_SEED),
+          fit=(fitted('fig2.linear6'), fitted('fig2.relu6'), fitted('fig2.linear1'))),
     Claim('p1.fig2_deep_linear_constant', 1, 'Fig 2',
           quote='with a strong bias towards a constant function that maps every input to the single training image',
           statement='The 6-layer linear net predicts the training digit for the test inputs (corr to the constant map > 0.9)',
           metric='fig2.linear6.corr_constant', op='>', threshold=0.9, expect=QUICK_NR, fit=(fitted('fig2.linear6'),),
-          why=("quick on MNIST: the 6-layer linear net fits the 28x28 digit (final MSE {fig2.linear6.loss_ratio:%} of the zero prediction's), but its predictions on the test inputs correlate {fig2.linear6.corr_constant:.2f} with the training digit, not > 0.9"), one_seed=FIG2_ONE_SEED),
+          why=("quick on MNIST: the 6-layer linear net fits the 28x28 digit (final MSE {fig2.linear6.loss_ratio:%} of the zero prediction's), but its predictions on the test inputs correlate {fig2.linear6.corr_constant:.2f} with the training digit, not > 0.9")),
     Claim('p1.deep_relu_fcn_constant', 1, 'Fig 2',
           quote='a 6-layer linear network behaves more like a 6-layer ReLU network than like the 1-layer convex case, '
                 'with a strong bias towards a constant function',
           statement='The 6-layer ReLU net predicts the training digit for the test inputs (corr to the constant map > 0.9)',
-          metric='fig2.relu6.corr_constant', op='>', threshold=0.9, expect=RR, fit=(fitted('fig2.relu6'),), one_seed=FIG2_ONE_SEED),
+          metric='fig2.relu6.corr_constant', op='>', threshold=0.9, expect=RR, fit=(fitted('fig2.relu6'),)),
 
     # ------------------------------------------------------------------ Fig 5-8, 31, 32: FCN seed bands
     Claim('p1.fig5_depth_beats_width', 1, 'Fig 5 / App. E.1',
