@@ -21,7 +21,7 @@ check  turn the metrics.json files of a profile into results/<profile>/report.md
        BASELINE (a report.json of the same profile) a flipped outcome or a claim's metric that drifted
 envelope  run a profile under other seeds, thread counts and instruction sets; write the baseline whose
        ranges `--against` compares with (memlib.envelope)
-bench  model-steps/s of the naive one-model-at-a-time baseline versus memlib; writes results/bench.json
+bench  model-steps/s, GFLOP/s and % of a matmul's peak: the naive one-model-at-a-time loop versus memlib; writes results/bench.json
 data fetch NAME [--data-root DIR]
        put dataset NAME (mnist; fashion_mnist and cifar10 only from files or torchvision) under DIR (default
        data/ in the current folder) in the layout --data-root reads; exits 2 with one line when no source works
@@ -85,7 +85,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(ROOT / "results"))
     p.add_argument("--models", type=int, nargs="+", default=[1, 8, 32], help="numbers of models per case")
-    p.add_argument("--steps", type=int, default=60, help="timed steps per repeat")
+    p.add_argument("--steps", type=int, default=60, help="at most this many timed steps per repeat (on a CPU each run is sized to about 0.3 s)")
     p.add_argument("--case", action="append", help="only this case (repeatable)")
     p = sub.add_parser("serve", help="the teaching tour in Voila on 127.0.0.1")
     p.add_argument("--port", type=int, default=None, help="1..65535; default: 8866, or a free port when that one "
