@@ -286,6 +286,16 @@ def layerwise_error(model: torch.nn.Module | None, x_ref: torch.Tensor, y_ref: t
     return (wrong / len(x_test)).float()
 
 
+def cap_shaped(curve, margin: float) -> bool:
+    """Paper 1, Fig 10's "concave" pattern: a layer-wise curve (input .. output) that rises above both of
+    its ends and comes back, its largest interior value above the first and the last by more than
+    `margin`. A curve with no interior point, or a monotone one, is not cap-shaped."""
+    c = [float(v) for v in curve]
+    if len(c) < 3:
+        return False
+    return max(c[1:-1]) > max(c[0], c[-1]) + margin
+
+
 @torch.no_grad()
 def relative_weight_change(initial_model: torch.nn.Module, trained_model: torch.nn.Module, *,
                            tensor: str = "weight") -> torch.Tensor:

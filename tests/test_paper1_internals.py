@@ -109,6 +109,17 @@ def test_relative_weight_change():
         metrics.relative_weight_change(a, models.convnet(2, channels=2))
 
 
+def test_cap_shaped_reads_fig10s_concave_pattern():
+    """Fig 10's "concave" curves: a rise above both ends and a fall back, by more than the margin."""
+    assert metrics.cap_shaped([0.4, 0.7, 0.6, 0.45], margin=0.1)          # peak 0.7 > 0.45 + 0.1
+    assert not metrics.cap_shaped([0.4, 0.52, 0.45], margin=0.1)          # 0.52 < 0.45 + 0.1: too flat
+    assert not metrics.cap_shaped([0.4, 0.6, 0.8, 0.86], margin=0.0)      # the untrained net's: only rises
+    assert not metrics.cap_shaped([0.9, 0.7, 0.5], margin=0.0)            # only falls
+    assert not metrics.cap_shaped([0.4, 0.9], margin=0.0)                 # no interior layer
+    assert metrics.cap_shaped(np.array([0.4, 0.9, 0.4]), margin=0.49)     # numpy rows, as the notebook passes
+    assert not metrics.cap_shaped(np.array([0.4, 0.9, 0.4]), margin=0.5)  # the margin is strict
+
+
 def test_top_singular_map_matches_numpy():
     torch.manual_seed(3)
     act = torch.rand(3, 5, 4, 6)                           # nonnegative, like ReLU outputs

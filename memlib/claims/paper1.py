@@ -101,6 +101,25 @@ CLAIMS: list[Claim] = [
           statement='No linear or ReLU FCN of any depth copies a rho = 0 probe: the largest corr to the identity over all '
                     'of them < 0.3 (per seed; every net must fit)',
           metric='fig8.max.rho0.corr_identity', op='<', threshold=0.3, expect=RR, fit=(fitted('fig8.all'),)),
+    # issue 27 (coverage): "for shallow models, the networks learn neither the constant nor the identity function";
+    # the identity half is p1.fig8_no_identity_orthogonal, the constant half one claim per activation
+    Claim('p1.fig8_shallow_linear_not_constant', 1, 'Fig 8 / App. E.3',
+          quote='for shallow models, the networks learn neither the constant nor the identity function, as the '
+                'predictions on nearly orthogonal examples are random.',
+          statement="The 1-hidden-layer linear FCN does not paint the digit on rho = 0 probes: corr to the constant map "
+                    "< 0.3, the bar p1.fig8_no_identity_orthogonal reads as 'not the identity' (per seed)",
+          metric='fig8.linear.h1.rho0.corr_constant', op='<', threshold=0.3, expect=RR, fit=(fitted('fig8.linear.h1'),)),
+    Claim('p1.fig8_shallow_relu_not_constant', 1, 'Fig 8 / App. E.3',
+          quote='for shallow models, the networks learn neither the constant nor the identity function, as the '
+                'predictions on nearly orthogonal examples are random.',
+          statement="The 1-hidden-layer ReLU FCN does not paint the digit on rho = 0 probes: corr to the constant map "
+                    "< 0.3, the bar p1.fig8_no_identity_orthogonal reads as 'not the identity' (per seed)",
+          metric='fig8.relu.h1.rho0.corr_constant', op='<', threshold=0.3, expect=QUICK_NR,
+          fit=(fitted('fig8.relu.h1'),),
+          why=("quick on MNIST (width 256, where App. B uses 2,048): the 1-hidden-layer ReLU FCN fits the "
+               "digit ({fig8.relu.h1.loss_ratio:%} of the zero prediction's loss) and its rho = 0 predictions correlate "
+               "{fig8.relu.h1.rho0.corr_constant:.2f} with the digit (the linear one: "
+               "{fig8.linear.h1.rho0.corr_constant:.2f}): the ReLU already leans towards the constant map")),
     Claim('p1.fig8_relu_constant_sooner', 1, 'Fig 8',
           quote='For the correlation to the constant function, ReLU FCNs overfit sooner than linear FCNs when the depth '
                 'increases.',
@@ -390,6 +409,14 @@ CLAIMS: list[Claim] = [
                     "the raw input's than to chance (per seed)",
           metric='fig10.shallow.err_output', op='<', threshold='fig10.midpoint', expect=RR,
           fit=(fitted('fig3a.depth3'),)),
+    Claim('p1.fig10_trained_curves_concave', 1, 'Fig 10',
+          quote='After training, as the error rates for the output layers decrease, the curves generally form "concave" '
+                'patterns.',
+          statement="Most trained ConvNets' layer-wise error curves are cap-shaped: the fraction of Fig 10's depths (2 "
+                    "layers or more) whose largest interior error exceeds both the input's and the output's by more than "
+                    "two binomial standard errors (1 / sqrt(test digits)) is > 0.5 (per seed; every depth must fit). "
+                    "The untrained net's curve only rises (fig10.untrained.cap_shaped)",
+          metric='fig10.cap_fraction', op='>', threshold=0.5, expect=RR, fit=(fitted('fig3a.all'),)),
     Claim('p1.fig10_deep_output_collapses', 1, 'Fig 10',
           quote='if the a layer collapses to the constant function, then the corresponding representation will have error '
                 'rate close to random',
@@ -447,6 +474,12 @@ CLAIMS: list[Claim] = [
           statement="The 20-layer ConvNet's first layer moves less (relative l2 change) than the 3-layer ConvNet's (per seed)",
           metric='fig15.deepest.first_layer', op='<', threshold='fig15.shallow.first_layer', expect=RR,
           fit=(fitted('fig3a.depth3'), fitted('fig3a.depth20')), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, its first layer moves by {fig15.deepest.first_layer:.1e} against {fig15.shallow.first_layer:.1e} for the 3-layer net")),
+    Claim('p1.appG_lower_layers_still_move', 1, 'Fig 15 / App. G',
+          quote='we do see that as the network architecture gets deeper, the distances at lower layers do become '
+                'smaller. But they are still non-zero',
+          statement="The 20-layer ConvNet's first layer is not 'near zero': its relative l2 change is at least 10 % of "
+                    "the top layer's (the paper's reading of near zero, as for Fig 17; per seed)",
+          metric='fig15.deepest.first_over_top', op='>', threshold=0.1, expect=RR, fit=(fitted('fig3a.depth20'),)),
     Claim('p1.fig15_top_layer_changes_most', 1, 'Fig 15',
           quote='Most of the networks have significantly larger distances on the top-most layer.',
           statement='In most ConvNets (fraction of depths > 1 with the largest relative change at the top layer > 0.5, per '
