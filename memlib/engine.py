@@ -20,6 +20,7 @@ from pathlib import Path
 
 import torch
 
+from . import jobfile
 from . import plan as _plan
 from .estimate import format_duration, step_time
 from .runtime import MemlibError, planning, progress_bar, set_device
@@ -67,7 +68,7 @@ def costs(plan_dir, jobs: list, *, device: str = "cpu", probe_steps: int = 2, pr
         bar.update(1)
         if not job.shippable:
             continue
-        p = _plan.load_payload(Path(plan_dir) / "jobs" / job.file)
+        p = jobfile.load_payload(Path(plan_dir) / "jobs" / job.file)
         kw = {k: v for k, v in p["fit_kwargs"].items() if k not in ("callbacks",)}
         sig = (job.builder, tuple(job.x_shape), None if p["target"] is None else tuple(p["target"].shape),
                repr(sorted((k, v) for k, v in kw.items() if k != "steps")))

@@ -1,8 +1,8 @@
 """How long a notebook's training will take, measured before it starts (paper 1's 2,000,000 steps).
 
-A *job* is one `fit_cached_seeds` call: a model builder, its data, the number of steps, the seeds
-and the other `fit` arguments. `step_time` trains a throw-away model for a few steps on the current
-device and returns seconds per step; `estimate_runtime` sums `step time x steps x uncached seeds`
+A *job* (`plan.Job`, also importable as `estimate.Job`) is one `fit_cached_seeds` call: a model builder,
+its data, the number of steps, the seeds and the other `fit` arguments. `step_time` trains a throw-away
+model for a few steps on the current device and returns seconds per step; `estimate_runtime` sums `step time x steps x uncached seeds`
 over the jobs (cached seeds cost nothing), so a notebook can print "about 41 h on cuda" before it
 commits to the paper profile.
 """
@@ -10,40 +10,14 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass, field
 
 import torch
 
 from . import models
+from .plan import Job
 from .runtime import get_device, planning, progress_bar, thread_numerics
-from .store import build_model, cache_key, fit_cached_seeds, is_cached
+from .store import build_model, cache_key, is_cached
 from .train import TrainingDiverged, fit
-
-
-@dataclass
-class Job:
-    """One seed band to train: `fit_cached_seeds(build, x, target, seeds=seeds, steps=steps, **fit_kwargs)`."""
-    name: str
-    build: object
-    x: torch.Tensor
-    steps: int
-    seeds: list = field(default_factory=lambda: [0])
-    target: torch.Tensor | None = None
-    fit_kwargs: dict = field(default_factory=dict)
-
-    def train(self, **extra) -> list:
-        """Train (or read from the cache) every seed: [(model, history), ...] in `seeds` order.
-
-        `store.fit_cached_seeds` trains the missing seeds together where that is faster and one
-        after another where it must (minibatches, callbacks, partial training); `extra` (e.g. desc)
-        is not part of the cache key."""
-        return fit_cached_seeds(self.build, self.x, self.target, seeds=self.seeds, steps=self.steps,
-                                **self.fit_kwargs, **extra)
-
-    def band(self, **extra) -> tuple[list, list]:
-        """`train`, split: ([model per seed], [History per seed]) in `seeds` order."""
-        fitted = self.train(**extra)
-        return [m for m, _ in fitted], [h for _, h in fitted]
 
 
 def train_together(jobs, *, workers: int | None = None, progress: bool = True) -> None:

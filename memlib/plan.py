@@ -1,49 +1,69 @@
-"""Trainings as data: every training a notebook will ask for, listed before anything is trained.
+"""Trainings as data: the `Job` (one seed band to train), and the plan of every training the notebooks ask for.
 
-`python -m memlib plan` (and `run --engine ray`) executes the notebooks with `MEMLIB_PLAN_DIR` set. In
-that mode `store.fit_cached` / `fit_cached_seeds` read the cache as usual, but a miss is not trained: it
-is written here as a *job* (its kind, builder, data, seeds, initialization and `fit` arguments, and the
+A notebook writes a `Job` for a seed band it trains (`estimate.Job` is this class): `job.train()` / `job.band()`
+call `store.fit_cached_seeds`, and memlib.estimate times or trains several jobs together.
+
+`python -m memlib plan` (and `run --engine ray`) executes the notebooks with `MEMLIB_PLAN_DIR` set. In that
+mode `store.fit_cached` / `fit_cached_seeds` read the cache as usual, but a miss is not trained: it is written
+as a job file (memlib.jobfile: its kind, builder, data, seeds, initialization and `fit` arguments, and the
 cache keys of its entries) and the notebook goes on with the untrained model (0 steps, nothing cached).
-A job file holds everything needed to train it anywhere (memlib.engine.train_job): no shared filesystem.
+`jobs(plan_dir)` reads them back as `Job`s that carry the plan's record (keys, notebook, builder text,
+parameters, shapes) and no tensors; memlib.engine trains each from its file, anywhere: no shared filesystem.
 
 Trainings whose arguments depend on other trainings' results are found in *rounds*: after round 1's
 jobs are trained and cached, planning again lists what the notebooks ask for given the real results
 (the cached models are read, not placeholders), until a round lists nothing.
 
-This module only records and reads jobs (store imports it); costs and running are memlib.engine's.
+Besides the `Job`, this module sums plans (`totals`, `write_json`) and keeps the committed totals
+(`record_totals`, `recorded_estimate`); costs and running are memlib.engine's.
 """
 from __future__ import annotations
 
-import io
 import json
-import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
 
-from .runtime import atomic_write_bytes, atomic_write_text, planning
+from . import jobfile
+from .runtime import atomic_write_text
+from .store import fit_cached_seeds
 
-NOT_KEYED = ("progress", "desc")     # `fit` arguments that change how a training shows, not what it computes
+RECORD = ("key", "keys", "notebook", "kind", "builder", "seeds", "steps", "n_params", "x_shape", "file", "shippable",
+          "why_not")      # a planned job's record: its job file's "job" entry and its row in plan.json, in this order
 
 
 @dataclass
 class Job:
-    """One planned training: `kind` "one" (a `fit_cached` call) or "band" (the missing seeds of a
-    `fit_cached_seeds` call, trained together as `fit_many` trains them)."""
-    key: str                  # the first entry's cache key: the job's name
-    keys: list                # one cache key per seed
-    notebook: str
-    kind: str
-    builder: str              # e.g. "memlib.models.convnet(5, channels=32)"
-    seeds: list
+    """One seed band to train: `store.fit_cached_seeds(build, x, target, seeds=seeds, steps=steps, **fit_kwargs)`.
+
+    A notebook writes `Job(name, build, x, steps, seeds, fit_kwargs=...)` and calls `train` or `band`. A job
+    read back from a plan (`jobs(plan_dir)`, `from_record`) has no builder or tensors (`build`, `x` are None;
+    its file holds them) and carries the plan's record in the fields after `fit_kwargs`: `kind` "one" (a
+    `fit_cached` call) or "band" (the missing seeds of a `fit_cached_seeds` call, trained together as
+    `fit_many` trains them), one cache key per seed, and what its costs are estimated from."""
+    name: str
+    build: object
+    x: torch.Tensor | None
     steps: int
-    n_params: int             # parameters of one model
-    x_shape: list
-    file: str                 # the job file (torch.save of everything `train_job` needs)
-    shippable: bool = True    # False: its arguments could not be written (trained by the notebook itself)
+    seeds: list = field(default_factory=lambda: [0])
+    target: torch.Tensor | None = None
+    fit_kwargs: dict = field(default_factory=dict)
+    kind: str = "band"
+    keys: list = field(default_factory=list)    # planned: one cache key per seed; the first names the job
+    notebook: str = ""
+    builder: str = ""                           # planned: e.g. "memlib.models.convnet(5, channels=32)"
+    n_params: int = 0                           # planned: parameters of one model
+    x_shape: list = field(default_factory=list)
+    file: str = ""                              # planned: the job file under <plan dir>/jobs/
+    shippable: bool = True                      # False: its arguments could not be written (the notebook trains it)
     why_not: str = ""
+
+    @property
+    def key(self) -> str:
+        """A planned job's name: its first entry's cache key."""
+        return self.keys[0] if self.keys else self.name
 
     @property
     def n_models(self) -> int:
@@ -53,53 +73,34 @@ class Job:
     def model_steps(self) -> int:
         return self.steps * len(self.seeds)
 
+    def train(self, **extra) -> list:
+        """Train (or read from the cache) every seed: [(model, history), ...] in `seeds` order.
 
-def _builder_text(build) -> str:
-    import functools
-    if isinstance(build, functools.partial):
-        args = [repr(a) for a in build.args] + [f"{k}={v!r}" for k, v in build.keywords.items()]
-        return f"{_builder_text(build.func)}({', '.join(args)})"
-    return f"{build.__module__}.{getattr(build, '__qualname__', build)}"
+        `store.fit_cached_seeds` trains the missing seeds together where that is faster and one
+        after another where it must (minibatches, callbacks, partial training); `extra` (e.g. desc)
+        is not part of the cache key."""
+        return fit_cached_seeds(self.build, self.x, self.target, seeds=self.seeds, steps=self.steps,
+                                **self.fit_kwargs, **extra)
 
+    def band(self, **extra) -> tuple[list, list]:
+        """`train`, split: ([model per seed], [History per seed]) in `seeds` order."""
+        fitted = self.train(**extra)
+        return [m for m, _ in fitted], [h for _, h in fitted]
 
-def record(kind: str, build, x: torch.Tensor, target, seeds, init: str, fit_kwargs: dict, configs: list,
-           key, n_params: int) -> Job | None:
-    """Write the job for a training that missed the cache while planning (called by store). `key` maps a
-    config to its cache key; `n_params`: one model's parameter count. A job already written (the notebook
-    asked twice) is not written again."""
-    root = Path(planning())
-    keys = [key(c) for c in configs]
-    path = root / "jobs" / f"{keys[0]}.pt"
-    if path.exists():
-        return None
-    notebook = os.environ.get("MEMLIB_PLAN_NOTEBOOK", "")
-    job = Job(key=keys[0], keys=keys, notebook=notebook, kind=kind, builder=_builder_text(build), seeds=list(seeds),
-              steps=int(fit_kwargs.get("steps", 0)), n_params=int(n_params), x_shape=list(x.shape), file=path.name)
-    payload = {"kind": kind, "build": build, "x": x.detach().cpu(),
-               "target": None if target is None else target.detach().cpu(), "seeds": list(seeds), "init": init,
-               "fit_kwargs": {k: v for k, v in fit_kwargs.items() if k not in NOT_KEYED},
-               "desc": fit_kwargs.get("desc"), "configs": configs, "keys": keys,
-               "threads": torch.get_num_threads(), "job": job.__dict__}
-    buf = io.BytesIO()
-    try:
-        torch.save(payload, buf)
-    except Exception as e:  # noqa: BLE001 - e.g. a callback that cannot be pickled: the notebook trains it
-        job.shippable, job.why_not = False, f"{type(e).__name__}: {e}"[:200]
-        payload = {"job": job.__dict__}
-        buf = io.BytesIO()
-        torch.save(payload, buf)
-    atomic_write_bytes(path, buf.getvalue())
-    return job
+    def record(self) -> dict:
+        """The plan's record of this job ({field: value} for `RECORD`)."""
+        return {name: getattr(self, name) for name in RECORD}
 
-
-def load_payload(path) -> dict:
-    return torch.load(path, map_location="cpu", weights_only=False)
+    @classmethod
+    def from_record(cls, record: dict) -> "Job":
+        """A planned job from its record (a job file's "job" entry)."""
+        rest = {k: v for k, v in record.items() if k not in ("key", "steps", "seeds")}
+        return cls(record["key"], None, None, record["steps"], list(record["seeds"]), **rest)
 
 
 def jobs(plan_dir) -> list[Job]:
     """The jobs planned into `plan_dir`, in the order they were asked for (file times)."""
-    files = sorted((Path(plan_dir) / "jobs").glob("*.pt"), key=lambda f: (f.stat().st_mtime_ns, f.name))
-    return [Job(**load_payload(f)["job"]) for f in files]
+    return [Job.from_record(jobfile.load_payload(f)["job"]) for f in jobfile.files(plan_dir)]
 
 
 NO_JOBS = {"jobs": 0, "models": 0, "model_steps": 0, "est_s": 0.0, "h100_gpu_h": 0.0}   # a notebook's totals row
@@ -121,7 +122,7 @@ def totals(jobs_: list[Job], costs: dict | None = None) -> dict:
 def write_json(path, jobs_: list[Job], *, profile: str, costs: dict | None = None, note: str = "") -> None:
     """The plan as JSON: its jobs (with `costs[key]` where measured) and the totals per notebook."""
     costs = costs or {}
-    rows = [{**j.__dict__, **costs.get(j.key, {})} for j in jobs_]
+    rows = [{**j.record(), **costs.get(j.key, {})} for j in jobs_]
     atomic_write_text(path, json.dumps({"profile": profile, "date": _today(), "note": note,
                                         "totals": totals(jobs_, costs), "jobs": rows}, indent=1, default=str))
 

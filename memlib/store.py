@@ -27,7 +27,7 @@ import torch
 from . import claims as _claims
 from . import data as _data
 from . import machine as _machine
-from . import plan as _plan
+from . import jobfile
 from .models import count_parameters, initialize_
 from .plot import savefig
 from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
@@ -183,6 +183,15 @@ def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dic
     return [_entry(m, h) for m, h in zip(models, hists)]
 
 
+NOT_KEYED = ("progress", "desc")     # `fit` arguments that change how a training shows, not what it computes
+
+
+def _plan_miss(kind: str, build, x, target, seeds, init: str, fit_kwargs: dict, configs: list) -> None:
+    """While planning: write the job of a training that missed the cache (memlib.jobfile, read by memlib.plan)."""
+    jobfile.write(kind, build, x, target, seeds, init, {k: v for k, v in fit_kwargs.items() if k not in NOT_KEYED},
+                  fit_kwargs.get("desc"), configs, [Cache.key(c) for c in configs], count_parameters(build()))
+
+
 def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0,
                init: str = "default", cache: Cache | None = None, **fit_kwargs):
     """Build `build()` from `seed` with initialization `init`, train it with `fit(..., **fit_kwargs)`
@@ -196,8 +205,7 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
 
     def compute():
         if planning():
-            _plan.record("one", build, x, target, [seed], init, fit_kwargs, [config], Cache.key,
-                         count_parameters(build()))
+            _plan_miss("one", build, x, target, [seed], init, fit_kwargs, [config])
         return train_entries("one", build, x, target, [seed], init, fit_kwargs)[0]
     value = cache.get_or_compute(config, compute, save=not planning())
     model = build_model(build, seed=seed, init=init)
@@ -243,8 +251,7 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
         cache.misses += len(todo)
         todo_seeds, configs = [s for s, _ in todo], [c for _, c in todo]
         if planning():
-            _plan.record("band", build, x, target, todo_seeds, init, fit_kwargs, configs, Cache.key,
-                         count_parameters(build()))
+            _plan_miss("band", build, x, target, todo_seeds, init, fit_kwargs, configs)
             # a planning pass throws its outputs away: the first missing seed's untrained model stands for every
             # missing seed (paper 1's 1024-channel bands of 5 seeds held 6 GB each; its plan ran out of 23 GB)
             (entry,) = train_entries("band", build, x, target, todo_seeds[:1], init, fit_kwargs)

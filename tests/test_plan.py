@@ -9,7 +9,7 @@ import sys
 import pytest
 import torch
 
-from memlib import engine, models, plan, store
+from memlib import engine, jobfile, models, plan, store
 from memlib.runtime import MemlibError
 
 BUILD = functools.partial(models.convnet, 2, channels=4)
@@ -41,7 +41,7 @@ def test_planning_lists_a_miss_trains_nothing_and_the_job_trains_as_fit_cached_w
     assert job.builder == "memlib.models.convnet(2, channels=4)" and job.keys == [cache.key(
         store._config(BUILD, x, None, 3, "default", FIT))]
 
-    payload = plan.load_payload(tmp_path / "plan" / "jobs" / job.file)
+    payload = jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file)
     with pytest.raises(MemlibError, match="while planning"):
         engine.train_job(payload, "cpu")                               # it would train 0 steps
     monkeypatch.delenv("MEMLIB_PLAN_DIR")
@@ -64,7 +64,7 @@ def test_a_seed_band_plans_only_its_missing_seeds_as_one_job(tmp_path, monkeypat
     (job,) = plan.jobs(tmp_path / "plan")
     assert job.kind == "band" and job.seeds == [0, 2] and len(job.keys) == 2
     monkeypatch.delenv("MEMLIB_PLAN_DIR")
-    for config, entry in engine.train_job(plan.load_payload(tmp_path / "plan" / "jobs" / job.file), "cpu"):
+    for config, entry in engine.train_job(jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file), "cpu"):
         cache.save(config, entry)
     got = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
     assert all(_states_equal(m.state_dict(), r.state_dict()) for (m, _), (r, _) in zip(got, ref))
@@ -101,7 +101,7 @@ def test_ray_retries_a_failing_job_reports_it_and_trains_the_others(tmp_path, mo
     cache = store.Cache(tmp_path / "cache")
     store.fit_cached(BUILD, x, seed=0, cache=cache, **FIT)
     good = plan.jobs(tmp_path / "plan")[0]
-    payload = plan.load_payload(tmp_path / "plan" / "jobs" / good.file)
+    payload = jobfile.load_payload(tmp_path / "plan" / "jobs" / good.file)
     payload["build"], payload["keys"] = functools.partial(models.convnet, 0, channels=4), ["f" * 24]   # no layers
     payload["job"] = {**payload["job"], "key": "f" * 24, "keys": ["f" * 24], "file": "f" * 24 + ".pt"}
     torch.save(payload, tmp_path / "plan" / "jobs" / ("f" * 24 + ".pt"))
@@ -198,7 +198,7 @@ def test_jobs_trained_together_are_planned_with_the_one_thread_each_trains_with(
         monkeypatch.delenv("MEMLIB_PLAN_DIR")
         cache = store.default_cache()
         for job in planned:
-            payload = plan.load_payload(tmp_path / "plan" / "jobs" / job.file)
+            payload = jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file)
             assert payload["threads"] == 1
             for config, entry in engine.train_job(payload, "cpu"):
                 cache.save(config, entry)
@@ -213,7 +213,7 @@ def test_jobs_trained_together_are_planned_with_the_one_thread_each_trains_with(
 
 
 def test_a_recorded_plan_gives_the_profiles_gpu_estimate_per_notebook_and_none_without_one(tmp_path):
-    jobs = [plan.Job(key=f"k{i}", keys=[f"k{i}"], notebook=nb, kind="one", builder="b", seeds=[0], steps=10,
+    jobs = [plan.Job(f"k{i}", None, None, 10, [0], keys=[f"k{i}"], notebook=nb, kind="one", builder="b",
                      n_params=1, x_shape=[1], file=f"k{i}.pt") for i, nb in enumerate(["01_a", "01_a", "02_b"])]
     costs = {"k0": {"h100_gpu_h": 0.25}, "k1": {"h100_gpu_h": 0.5}, "k2": {"h100_gpu_h": 0.1}}
     plan.record_totals("full", jobs[2:], costs, notebooks=["01_a", "02_b"], folder=tmp_path)   # 01 planned nothing
@@ -231,3 +231,22 @@ def test_estimates_read_in_minutes_or_hours():
     assert plan._minutes(16 / 3600) == "under 1 min"            # paper 4's whole plan: 16 s
     assert plan._minutes(0.1) == "6 min"
     assert plan._minutes(1086.44) == "1,086 h"
+
+
+def test_one_job_class_serves_the_notebooks_and_the_plan(tmp_path, monkeypatch):
+    """`estimate.Job` (what a notebook writes) is `plan.Job` (what a plan reads back): a planned job's record
+    round-trips through its file unchanged, and plan.json's rows keep the record's fields in their order."""
+    from memlib import estimate
+    assert estimate.Job is plan.Job
+    x = torch.randn(2, 1, 8, 8)
+    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    monkeypatch.setenv("MEMLIB_PLAN_NOTEBOOK", "nb")
+    estimate.Job("band", BUILD, x, 12, [0, 1], fit_kwargs={k: v for k, v in FIT.items() if k != "steps"}).band()
+    (job,) = plan.jobs(tmp_path / "plan")
+    record = jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file)["job"]
+    assert list(record) == list(plan.RECORD) and job.record() == record and plan.Job.from_record(record) == job
+    assert (job.name, job.key, job.build, job.x, job.n_models, job.model_steps) == (job.keys[0], job.keys[0], None,
+                                                                                    None, 2, 24)
+    plan.write_json(tmp_path / "plan.json", [job], profile="smoke", costs={job.key: {"est_s": 1.0}})
+    (row,) = json.loads((tmp_path / "plan.json").read_text())["jobs"]
+    assert list(row) == [*plan.RECORD, "est_s"]
