@@ -145,11 +145,6 @@ def count_parameters(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters())
 
 
-def receptive_field(layers: int, kernel: int = 5) -> int:
-    """Side of the receptive field of a stack of stride-1 convolutions."""
-    return 1 + layers * (kernel - 1)
-
-
 # ---------------------------------------------------------------- paper 2: autoencoders
 
 def autoencoder_fcn(in_features: int, layers: int = 10, *, width: int = 512,  # paper 2, Fig 2: 10 x 512

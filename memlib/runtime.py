@@ -176,12 +176,6 @@ def planning_expand(out, n: int, dim: int = 0):
     return out
 
 
-def default_threads() -> None:
-    """Use every core for intra-op parallelism unless the user said otherwise."""
-    if "OMP_NUM_THREADS" not in os.environ:
-        torch.set_num_threads(max(1, os.cpu_count() or 1))
-
-
 def headless() -> bool:
     """True inside a notebook executed by `python -m memlib run` (papermill): no one is watching, so
     progress bars are plain text and explorers draw one static figure instead of live widgets
