@@ -14,6 +14,7 @@ import time
 import torch
 
 from . import models
+from .cachekey import NOT_KEYED
 from .plan import Job
 from .runtime import get_device, planning, progress_bar, thread_numerics
 from .store import build_model, cache_key, is_cached
@@ -83,7 +84,7 @@ def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, pro
     """Seconds per training step of `build()` on `x`: after a warm-up step, `fit` is timed for
     `probe_steps` and for `2 * probe_steps` steps and the difference is divided by `probe_steps`, so
     the per-call overhead (optimizer set-up, the final loss evaluation) is not counted as steps."""
-    kw = {k: v for k, v in fit_kwargs.items() if k not in ("steps", "progress", "desc", "until_loss", "callbacks")}
+    kw = {k: v for k, v in fit_kwargs.items() if k not in (*NOT_KEYED, "steps", "until_loss", "callbacks")}
     kw.setdefault("lr", 0.01)
     model = build_model(build, seed=0)
     n = max(int(probe_steps), 1)

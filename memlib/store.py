@@ -8,7 +8,6 @@ retrain. A corrupt cache entry is reported and recomputed, never trusted.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import io
 import json
@@ -28,33 +27,16 @@ from . import claims as _claims
 from . import data as _data
 from . import machine as _machine
 from . import jobfile
+from .cachekey import NOT_KEYED, config as _config, describe, tensor_digest  # noqa: F401 - also store's names
 from .models import count_parameters, initialize_
 from .plot import savefig
-from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, max_steps, numerics, pick,
+from .runtime import (MemlibError, PROFILES, atomic_write_bytes, atomic_write_text, check_choice, get_device, numerics, pick,
                       planning, remove_orphaned_temporaries, seed_everything, set_device)
 from .train import History, fit, fit_many
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
 MAGIC = b"memlib-cache 2 sha256="  # an entry: MAGIC + hex digest of the payload + b"\n" + torch.save payload
 _default_cache = None
-
-
-def tensor_digest(t: torch.Tensor) -> str:
-    t = t.detach().cpu().contiguous()
-    h = hashlib.sha256(f"{tuple(t.shape)}{t.dtype}".encode())
-    h.update(t.numpy().tobytes())
-    return h.hexdigest()[:16]
-
-
-def describe(build) -> dict:
-    """A JSON description of a model builder: a function or a functools.partial of one."""
-    if isinstance(build, functools.partial):
-        return {"fn": describe(build.func)["fn"], "args": list(build.args), "kwargs": dict(build.keywords)}
-    name = getattr(build, "__qualname__", "")
-    if not name or "<lambda>" in name or "<locals>" in name:
-        raise MemlibError("fit_cached needs a module-level builder or a functools.partial of one "
-                          "(a lambda cannot be keyed); e.g. functools.partial(convnet, 5, channels=32)")
-    return {"fn": f"{build.__module__}.{name}"}
 
 
 class Cache:
@@ -68,6 +50,8 @@ class Cache:
 
     @staticmethod
     def key(config: dict) -> str:
+        """sha256 of the configuration as JSON (a value JSON lacks, e.g. a numpy integer, as its text; `_config`
+        has made every callable keyable or refused it), with `CACHE_VERSION`."""
         blob = json.dumps({"v": CACHE_VERSION, **config}, sort_keys=True, default=str)
         return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
@@ -157,16 +141,6 @@ def untrained(build, *, seed: int = 0, init: str = "default") -> torch.nn.Module
     return build_model(build, seed=seed, init=init).to(get_device()).eval()
 
 
-def _config(build, x, target, seed, init, fit_kwargs) -> dict:
-    key_kwargs = {k: v for k, v in fit_kwargs.items() if k not in ("progress", "desc", "callbacks")}
-    key_kwargs["callbacks"] = [getattr(cb, "cache_key", type(cb).__name__) for cb in fit_kwargs.get("callbacks", ())]
-    config = {"build": describe(build), "seed": seed, "init": init, "x": tensor_digest(x),
-              "target": None if target is None else tensor_digest(target), "fit": key_kwargs}
-    if max_steps() is not None and not planning():  # capped (e.g. untrained) models never pass for the real ones
-        config["max_steps"] = max_steps()
-    return config
-
-
 def _entry(model, hist) -> dict:
     return {"state": {k: v.detach().cpu() for k, v in model.state_dict().items()}, "history": hist.as_dict()}
 
@@ -181,9 +155,6 @@ def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dic
         return [_entry(model, fit(model, x, target, seed=seed, **fit_kwargs))]
     hists = fit_many(models, x, target, seeds=list(seeds), **fit_kwargs)
     return [_entry(m, h) for m, h in zip(models, hists)]
-
-
-NOT_KEYED = ("progress", "desc")     # `fit` arguments that change how a training shows, not what it computes
 
 
 def _plan_miss(kind: str, build, x, target, seeds, init: str, fit_kwargs: dict, configs: list) -> None:
