@@ -53,8 +53,11 @@ def image_grid(rows, *, row_labels=None, col_labels=None, title=None, scale: flo
 
 
 def heatmap(values, *, xlabels, ylabels, xlabel="", ylabel="", title=None, ax=None, vmin=0.0, vmax=1.0,
-            cmap="viridis", fmt=".2f", spread=None):
-    """A heatmap with the value written in each cell; `spread` (same shape) adds "±s" per cell."""
+            cmap="viridis", fmt=".2f", spread=None, cbar: bool = True, square: bool = False, title_size: float = 10):
+    """A heatmap with the value written in each cell; `spread` (same shape) adds "±s" per cell. The one annotated
+    heatmap: the seed-band panels (`band_heatmap_panels`, `band_heatmaps`) and `operator_heatmaps` draw with it.
+    `cbar=False` leaves out the colour bar (panels that share one: the mesh is `ax.collections[0]`); `square`
+    makes the cells square."""
     import seaborn as sns
     values = np.asarray(values, dtype=float)
     annot = np.vectorize(lambda v: format(v, fmt))(values)
@@ -63,11 +66,11 @@ def heatmap(values, *, xlabels, ylabels, xlabel="", ylabel="", title=None, ax=No
     if ax is None:
         _, ax = plt.subplots(figsize=(0.6 * len(xlabels) + 2, 0.42 * len(ylabels) + 1.2))
     sns.heatmap(values, ax=ax, vmin=vmin, vmax=vmax, cmap=cmap, annot=annot, fmt="", xticklabels=xlabels,
-                yticklabels=ylabels, annot_kws={"fontsize": 7}, cbar=True)
+                yticklabels=ylabels, annot_kws={"fontsize": 7}, cbar=cbar, square=square)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=title_size)
     return ax
 
 
@@ -284,15 +287,13 @@ def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, rank_rtol: floa
                              constrained_layout=True)
     for ax, (name, A) in zip(axes.flat, mats.items()):
         a = np.asarray(A, dtype=float)
-        im = ax.imshow(a, cmap="RdBu_r", vmin=-1, vmax=1)
-        for (i, j), v in np.ndenumerate(a):
-            ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
-        ax.set_xticks(range(a.shape[1])), ax.set_yticks(range(a.shape[0]))
         label = name if rank_rtol is None else f"{name}: rank {numerical_rank(torch.as_tensor(a), rtol=rank_rtol)}"
-        ax.set_title(label, fontsize=9)
+        heatmap(a, xlabels=range(a.shape[1]), ylabels=range(a.shape[0]), vmin=-1, vmax=1, cmap="RdBu_r",
+                title=label, title_size=9, ax=ax, cbar=False, square=True)
+        ax.tick_params(axis="y", labelrotation=0)
     for ax in list(axes.flat)[n:]:
         ax.axis("off")
-    fig.colorbar(im, ax=axes, shrink=0.6)
+    fig.colorbar(axes.flat[0].collections[0], ax=axes, shrink=0.6)
     if title:
         fig.suptitle(title)
     return fig
