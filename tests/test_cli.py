@@ -66,3 +66,20 @@ def test_environment_drift_names_torch_or_numpy_only_when_they_differ(tmp_path):
     assert line.startswith(f"installed numpy {numpy} (constraints.txt: 1.0.0)") and "torch" not in line
     assert report.environment_drift(tmp_path / "absent.txt") is None
     assert report.CONSTRAINTS == ROOT / "constraints.txt" and report.CONSTRAINTS.exists()
+
+
+def test_every_command_is_dispatched_from_one_table_after_its_choices_are_checked(tmp_path, capsys):
+    """`cli.main.COMMANDS` names each subcommand's function and the options checked before it runs: a profile or
+    device that is not one of the choices is refused in one line (exit 2), before the command does anything."""
+    from memlib.cli import main as cli_main
+    sub = next(a for a in cli_main.parser()._actions if a.dest == "command")
+    assert set(cli_main.COMMANDS) == set(sub.choices)
+    out = ["--results-dir", str(tmp_path)]
+    refused = [["run", "--profile", "nope", *out], ["run", "--device", "nope", *out],
+               ["check", "--profile", "nope", *out], ["envelope", "--profile", "nope", "--workdir", str(tmp_path)],
+               ["plan", "--device", "nope", *out], ["bench", "--device", "nope", *out]]
+    for argv in refused:
+        assert cli_main.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1 and "nope" in err, (argv, err)
+    assert not any(tmp_path.iterdir())                                      # nothing ran

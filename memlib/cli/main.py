@@ -102,26 +102,20 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
+# each command: its function, and the options whose value main checks against their choices first (in this order)
+COMMANDS = {"run": (run, ("profile", "device")), "check": (check, ("profile",)), "envelope": (envelope, ("profile",)),
+            "plan": (plan, ("profile", "device")), "bench": (bench, ("device",)), "serve": (serve, ()),
+            "data": (data_fetch, ())}
+CHOICES = {"profile": PROFILES, "device": DEVICES}
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
-        if args.command == "data":
-            return data_fetch(args)
-        if args.command == "serve":
-            return serve(args)
-        if args.command == "bench":
-            check_choice(args.device, DEVICES, "device")
-            return bench(args)
-        check_choice(args.profile, PROFILES, "profile")
-        if args.command == "plan":
-            check_choice(args.device, DEVICES, "device")
-            return plan(args)
-        if args.command == "envelope":
-            return envelope(args)
-        if args.command == "run":
-            check_choice(args.device, DEVICES, "device")
-            return run(args)
-        return check(args)
+        command, checked = COMMANDS[args.command]
+        for option in checked:
+            check_choice(getattr(args, option), CHOICES[option], option)
+        return command(args)
     except MemlibError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
