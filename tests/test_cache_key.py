@@ -1,7 +1,8 @@
-"""The cache key (memlib.cachekey, hashed by store.Cache.key): every configuration the notebooks train keeps the key it had before callables
-were keyed by name (literal keys from the code before the change: the committed caches and baselines depend on
-them), and a callable argument is keyed by its `cache_key` or module-qualified name, or refused in one error that
-names the argument; never a key that no other process can reproduce (a function's text holds its address)."""
+"""The cache key (memlib.cachekey, hashed by store.Cache.key): every configuration the notebooks train keeps the
+key it had before callables were keyed by name (literal keys from the code before the change: the committed caches
+and baselines depend on them), and a callable argument is keyed by its `cache_key` or module-qualified name, or
+refused in one error that names the argument; never a key that no other process can reproduce (a function's text
+holds its address)."""
 import functools
 import hashlib
 import json
@@ -122,8 +123,8 @@ def test_a_cache_key_attribute_keys_a_callable_and_a_partial_is_keyed_by_its_par
     part = store._config(CONV5, X_IMG, None, 0, "default",
                          dict(steps=1, lr=0.1, schedule=functools.partial(halving, steps=4)))
     assert part["fit"]["schedule"] == {"fn": f"{__name__}.halving", "args": [], "kwargs": {"steps": 4}}
-    sig = store._config(functools.partial(models.fcn, 64, 1, width=8, activation=torch.nn.functional.relu), X_VEC, None, 0,
-                        "default", dict(steps=1, lr=0.1))            # a builder's function argument, by name too
+    relu = functools.partial(models.fcn, 64, 1, width=8, activation=torch.nn.functional.relu)
+    sig = store._config(relu, X_VEC, None, 0, "default", dict(steps=1, lr=0.1))   # a builder's function, by name too
     assert sig["build"]["kwargs"]["activation"] == "torch.nn.functional.relu"
 
 
