@@ -251,3 +251,27 @@ def near_one_error(values, k: int, *, tol: float) -> int:
     """|(number of eigenvalues with | |lambda| - 1 | < `tol`) - k|: 0 when exactly `k` eigenvalues have magnitude
     close to 1 (paper 3, App. D: "there are 10 eigenvalues with magnitude close to 1" for 10 training images)."""
     return abs(count_near(values, 1.0, tol=tol) - int(k))
+
+
+CONJUGATE_TOL = 1e-4   # relative: below the smallest imaginary part paper 3 prints (App. D: 0.97 +- 0.003i), far above
+                       # the rounding that splits a double real eigenvalue into a pair in float64 (about 1e-8)
+
+
+def conjugate_pair_scores(values, i: int = 0, *, tol: float = CONJUGATE_TOL) -> dict:
+    """Whether eigenvalues `i` and `i + 1` of a real matrix (sorted by magnitude, as `spectrum` / `eigen` give them)
+    are a complex-conjugate pair (paper 3, Fig 6b: "the top two eigenvalues being complex conjugates (hence having the
+    same magnitude)").
+
+    Returns `conjugate`: 1.0 when lambda_{i+1} = conj(lambda_i) to `tol` relative to |lambda_i| and the imaginary part is
+    not zero, |Im lambda_i| > `tol` |lambda_i| (two real eigenvalues, however close, are no pair), else 0.0;
+    `imag`: |Im lambda_i| / |lambda_i|; `magnitude_gap`: | |lambda_i| - |lambda_{i+1}| | / |lambda_i| (0 for a pair)."""
+    v = torch.as_tensor(values).to(torch.complex128)
+    if v.numel() < i + 2:
+        raise ValueError(f"conjugate_pair_scores needs at least {i + 2} eigenvalues, got {v.numel()}")
+    a, b = v[i].item(), v[i + 1].item()
+    scale = abs(a)
+    if scale == 0:
+        return {"conjugate": 0.0, "imag": 0.0, "magnitude_gap": 0.0}
+    imag = abs(a.imag) / scale
+    pair = imag > tol and abs(b - a.conjugate()) <= tol * scale
+    return {"conjugate": float(pair), "imag": imag, "magnitude_gap": abs(scale - abs(b)) / scale}

@@ -25,6 +25,10 @@ Operationalizations fixed before measuring (issue 14):
   (`<metric>.untrained`). The claim's threshold is `<metric>.bar`: the bar above, or the untrained score
   moved 0.05 past it (`dynamics.UNTRAINED_MARGIN`, fixed before measuring), whichever is stricter, per seed
   for a seed band. So no claim holds for a net that only matches what its untrained twin already does.
+* **complex conjugates (Fig 6b, issue 27).** "the top two eigenvalues being complex conjugates": lambda_2 = conj(lambda_1)
+  with |Im lambda_1| above 1e-4 of |lambda_1| (`linalg.CONJUGATE_TOL`, fixed before measuring: below the smallest
+  imaginary part the paper prints, App. D's 0.97 +- 0.003i, far above float64's splitting of a double real
+  eigenvalue), so two real eigenvalues of about the same magnitude do not count; judged for every seed of the band.
 * **test photos (issue 27).** The "new images" are other photographs than the training ones
   (`data.TEST_PHOTOS`), not crops of the training photos.
 """
@@ -41,13 +45,6 @@ RANK_RTOL = 0.05     # the notebook's RANK_RTOL
 AT_32 = "notebook 03's probes at 32x32 (its 'What reproduces' section; the embedded photos, as full reads them)"
 SAME_DS = ("DS is the same network, 2x2 image, seeds and training (2000 Adam steps) at every profile but smoke, so "
            "quick's measurement is full's and paper's")
-
-
-# Why p3.fig6_d_rank2 and p3.fig6_d_lower_rank_k2 stay on one seed at quick (issue 26: the rest are seed bands)
-ONE_SEED_D2 = ("D_{64,192} on two images is notebook 03's longest training (about three times as long as on one image "
-               "to reach the loss it stops at, 1e-5: over a minute a seed on the 2-core CPU at quick, about a third of "
-               "the notebook's training time), so quick trains it for the first seed only. A band: take ('D', 2) out of "
-               "the notebook's AB_ONE_SEED (a GPU, or a quick profile allowed a few minutes more)")
 
 
 def sec5_fit(prefix: str) -> str:
@@ -227,11 +224,11 @@ CLAIMS: list[Claim] = [
     Claim('p3.fig6_d_rank2', 3, 'Fig 6b',
           quote='The learned solution is of rank approximately 2',
           statement='D_{64,192} trained on two images (quick: 16x16) has rank(A_X) = 2 = min(dim span X, r_min): '
-                    "sigma_3 / sigma_1 < 0.05 and 0.05 below the same D untrained's",
+                    "sigma_3 / sigma_1 < 0.05 and 0.05 below the same D untrained's, seeds 0-2",
           metric='fig6.D.k2.rank_excess', op='<', threshold='fig6.D.k2.rank_excess.bar',
-          expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), one_seed=ONE_SEED_D2,
+          expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),),
           why="D_{64,192} on two 16x16 photos (final loss {fig6.D.k2.final_loss:.0e}): sigma_3 / sigma_1 = "
-              "{fig6.D.k2.rank_excess:.2f}, numerical rank {fig6.D.k2.rank} at the notebook's cutoff (|lambda_3| = "
+              "{fig6.D.k2.rank_excess:.2f} (seeds 0-2), numerical rank {fig6.D.k2.rank} at the notebook's cutoff (|lambda_3| = "
               "{fig6.D.k2.next_abs_eig:.2f}; untrained sigma_3 / sigma_1 {fig6.D.k2.rank_excess.untrained:.2f})"),
     Claim('p3.fig6_d_lower_rank_k1', 3, 'Fig 6a/c',
           quote='a non-downsampling network trained on the same data learns an operator with much higher rank',
@@ -241,10 +238,10 @@ CLAIMS: list[Claim] = [
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k1"), sec5_fit("fig6.ND.k1"))),
     Claim('p3.fig6_d_lower_rank_k2', 3, 'Fig 6b/d',
           quote='a non-downsampling network trained on the same data learns an operator with much higher rank',
-          statement="On two images D_{64,192}'s operator has a lower numerical rank than ND_{4,4}'s (D: the first seed; "
-                    "ND: seeds 0-2)",
+          statement="On two images D_{64,192}'s operator has a lower numerical rank than ND_{4,4}'s (paired by seed, "
+                    "seeds 0-2)",
           metric='fig6.D.k2.rank', op='<', threshold='fig6.ND.k2.rank',
-          expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"), sec5_fit("fig6.ND.k2")), one_seed=ONE_SEED_D2),
+          expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"), sec5_fit("fig6.ND.k2"))),
     Claim('p3.fig6_nd_near_full_rank', 3, 'Fig 6c/d',
           quote='learns an operator with much higher rank, closer to the full dimensionality of the data.',
           statement="ND_{4,4}'s numerical rank is closer to the full dimension c s^2 than to 0: min over k = 1, 2 of "
@@ -289,6 +286,25 @@ CLAIMS: list[Claim] = [
                     'true for a net that fits its images and has no other eigenvalue of magnitude >= 1',
           metric='fig6.D.k2.eigvec_resid', op='<', threshold=0.1,
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity"),
+
+    Claim('p3.fig6_top2_conjugate', 3, 'Fig 6b',
+          quote='The learned solution is of rank approximately 2 with the top two eigenvalues being complex '
+                'conjugates (hence having the same magnitude).',
+          statement="D_{64,192} trained on two images (quick: 16x16): the top two eigenvalues of A_X (by magnitude) are "
+                    "a complex-conjugate pair, lambda_2 = conj(lambda_1) with an imaginary part above 1e-4 of "
+                    "|lambda_1| (linalg.conjugate_pair_scores: two real eigenvalues, however close, are no pair), "
+                    "for every seed, seeds 0-2",
+          metric='fig6.D.k2.top2_conjugate', op='>', threshold=0.5,
+          expect={"quick": NR, "paper": NR}, fit=(sec5_fit("fig6.D.k2"),),
+          basis={"paper": "expected not reproduced: at quick the top two eigenvalues are real for every seed (the why), "
+                          "and the paper profile trains the same D_{64,192} by the same rule (Adam lr 1e-4 until the loss "
+                          "is below 1e-5), only on 32x32 images; no run has measured it at that size"},
+          why="D_{64,192} on two 16x16 photos, trained to final loss {fig6.D.k2.final_loss:.0e} (seeds 0-2): pair or not "
+              "{fig6.D.k2.top2_conjugate} (1: a conjugate pair), imaginary part of lambda_1 {fig6.D.k2.top2_imag:.1e} of "
+              "|lambda_1|: the top two are two real eigenvalues, both within {fig6.D.k2.top_eig_error:.3f} of 1, whose "
+              "magnitudes differ by {fig6.D.k2.top2_magnitude_gap:.1e} of |lambda_1|. Fitted this closely (the paper "
+              "stops 'around 1e-3'), the two images make eigenvalue 1 nearly double, and the residual splits it into "
+              "two real values here (the same D untrained: {fig6.D.k2.top2_conjugate.untrained})"),
 
     # ------------------------------------------------------------------ App. D: one image per class
     Claim('p3.appD_rank', 3, 'Conjecture (a) / App. D',
