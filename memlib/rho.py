@@ -150,6 +150,24 @@ def last_hidden(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
     return store["h"].flatten(1)
 
 
+def _class_means(h: torch.Tensor, labels: torch.Tensor):
+    """(classes sorted, their mean features (K, D) in float64) of features h (N, D)."""
+    h = h.double()
+    labels = labels.reshape(-1).to(h.device)
+    classes = labels.unique()
+    if len(classes) < 2:
+        raise MemlibError("neural collapse needs at least two classes")
+    return classes, torch.stack([h[labels == c].mean(0) for c in classes])
+
+
+def _centred_means(h: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """The class means minus their own mean (K, D): a simplex ETF's vertices sum to zero. (Papyan et al. centre at
+    the global mean of balanced classes, the same point; for unbalanced classes this keeps NC2 free of the class
+    sizes.)"""
+    means = _class_means(h, labels)[1]
+    return means - means.mean(0)
+
+
 def nc1(h: torch.Tensor, labels: torch.Tensor) -> float:
     """Neural collapse NC1 (Papyan, Han & Donoho 2020): tr(Sigma_W Sigma_B^+) / K of features h (N, D)."""
     h = h.double()
@@ -163,6 +181,48 @@ def nc1(h: torch.Tensor, labels: torch.Tensor) -> float:
     m_pinv = torch.linalg.pinv(m)                                               # (K, D)
     # Sigma_B = M M^T / K, so tr(Sigma_W Sigma_B^+) / K = tr(M^+ Sigma_W M^+^T)
     return torch.trace(m_pinv @ sigma_w @ m_pinv.T).item()
+
+
+def nc2(h: torch.Tensor, labels: torch.Tensor) -> float:
+    """Neural collapse NC2 (Papyan et al.): how far the centred class means of features h (N, D) are from a simplex
+    equiangular tight frame: std / mean of their norms (equinorm) plus the largest |cos(mu_i, mu_j) + 1/(K-1)| over
+    pairs i != j (equiangular, maximally apart); 0 exactly for a simplex ETF. With K = 2 it is 0 for any two distinct
+    means (two centred means are antipodal and of equal norm): a binary task cannot test NC2."""
+    m = _centred_means(h, labels)
+    k, norms = len(m), m.norm(dim=1)
+    cos = (m @ m.T) / torch.outer(norms, norms)
+    off = ~torch.eye(k, dtype=torch.bool, device=m.device)
+    equinorm = (norms.std(unbiased=False) / norms.mean()).item()
+    return equinorm + (cos[off] + 1 / (k - 1)).abs().max().item()
+
+
+def nc3(h: torch.Tensor, labels: torch.Tensor, classifier: torch.Tensor) -> float:
+    """Neural collapse NC3 (Papyan et al.): ||W / ||W||_F - M / ||M||_F||_F^2 for the last layer's classifiers W (K, D),
+    one row per class in sorted label order, and the centred class means M (K, D) of features h (N, D); 0 where the
+    classifiers are the class means up to one scale, at most 4. For a one-output binary net see `binary_classifier`:
+    there it is 2 - 2 cos(w, mu_+ - mu_-)."""
+    m = _centred_means(h, labels)
+    w = classifier.detach().double().to(m.device).reshape(len(m), -1)
+    return ((w / w.norm() - m / m.norm()) ** 2).sum().item()
+
+
+def binary_classifier(model: nn.Module) -> torch.Tensor:
+    """The last layer of a one-output classifier (labels -1 / +1, decision sign(w . h)) as per-class classifiers
+    (2, D): rows -w (class -1) and w (class +1), the sorted label order `nc3` reads."""
+    w = weight_layers(model)[-1].weight.detach()
+    if w.shape[0] != 1:
+        raise MemlibError(f"binary_classifier needs a one-output last layer, got {w.shape[0]} outputs")
+    w = w.reshape(-1)
+    return torch.stack([-w, w])
+
+
+def nc4(h: torch.Tensor, labels: torch.Tensor, decisions: torch.Tensor) -> float:
+    """Neural collapse NC4 (Papyan et al.): the fraction of samples whose network decision (`decisions`, class labels
+    (N,)) differs from the nearest class centre's (Euclidean distance of h (N, D) to the class means of h itself);
+    0 where the classifier has collapsed to the nearest-class-centre rule."""
+    classes, means = _class_means(h, labels)
+    ncc = classes[torch.cdist(h.double(), means).argmin(1)]
+    return (ncc != decisions.reshape(-1).to(ncc.device).to(ncc.dtype)).double().mean().item()
 
 
 def binary_task(x: torch.Tensor, labels: torch.Tensor, classes=(0, 1)):
@@ -184,7 +244,8 @@ class RhoRecorder:
 
     Series (one value per call): epoch, loss (full-data MSE), acc, test_acc, rho (product),
     rho_bn (paper's BN reading), layer_norms, mean_abs_f, margin_min/mean/std, rho_eq (eq. 5 from
-    the current f_n), nc1. Snapshots of all N margins are kept at most `max_snapshots` times
+    the current f_n), nc1 .. nc4 (neural collapse of the last hidden layer; nc4 against the net's decision
+    sign(g_n)). Snapshots of all N margins are kept at most `max_snapshots` times
     (evenly thinned by halving), plus the latest in `last_margins`: memory stays bounded.
     """
 
@@ -196,7 +257,7 @@ class RhoRecorder:
         self.stride, self.calls = 1, 0
         test = None if x_test is None else (tensor_digest(x_test), tensor_digest(y_test))
         self.cache_key = (f"RhoRecorder(x={tensor_digest(x)}, y={tensor_digest(y)}, wd={weight_decay}, "
-                          f"test={test}, max_snapshots={max_snapshots}, nc={nc}, v=1)")
+                          f"test={test}, max_snapshots={max_snapshots}, nc={nc}, v=2)")
 
     def __call__(self, state) -> None:
         model, rec = state.model, state.history.records
@@ -215,7 +276,9 @@ class RhoRecorder:
             gt = outputs(model, self.x_test.to(dev), statistics="running")
             row["test_acc"] = ((gt * self.y_test.to(dev)) > 0).float().mean().item()
         if self.nc:
-            row["nc1"] = nc1(last_hidden(model, x), y)
+            h = last_hidden(model, x)
+            row.update(nc1=nc1(h, y), nc2=nc2(h, y), nc3=nc3(h, y, binary_classifier(model)),
+                       nc4=nc4(h, y, torch.where(g > 0, 1.0, -1.0)))
         for k, v in row.items():
             rec.setdefault(k, []).append(v)
         margins_now = m.cpu().tolist()
@@ -291,11 +354,16 @@ def train_init_bands(x, y, *, norms, seeds, desc=None, **kwargs) -> dict:
 def init_band_metrics(tag: str, bands: dict) -> dict:
     """Per-seed lists (seed bands) of the dependence on the initial norm, from `train_init_bands`' {norm: [records
     per seed]}: for each seed, over its runs from every norm, "<tag>.rho_end_spread" and "<tag>.mean_abs_f_end_spread"
-    (`init_spread`), "<tag>.margin_small_over_large" (`margin_small_over_large`, nan where a run diverged) and the fit
+    (`init_spread`), "<tag>.margin_small_over_large" (`margin_small_over_large`, nan where a run diverged), Observation
+    2's "<tag>.obs2_mean_margin_ratio" and, where the runs recorded margin_min, "<tag>.obs2_min_margin_ratio"
+    (`margin_by_rho_eq`) and "<tag>.min_margin_small_over_large" (the smallest margin, Fig 11), and the fit
     of the worst run: "<tag>.train_errors_end", "<tag>.loss_ratio" (inf for a diverged run)."""
     n_seeds = len(next(iter(bands.values())))
     out = {f"{tag}.{k}": [] for k in ("rho_end_spread", "mean_abs_f_end_spread", "margin_small_over_large",
-                                      "train_errors_end", "loss_ratio")}
+                                      "obs2_mean_margin_ratio", "train_errors_end", "loss_ratio")}
+    with_min = all(r is None or "margin_min" in r for recs in bands.values() for r in recs)
+    if with_min:
+        out.update({f"{tag}.obs2_min_margin_ratio": [], f"{tag}.min_margin_small_over_large": []})
     for i in range(n_seeds):
         runs = {n: recs[i] for n, recs in bands.items()}
         ok = {n: r for n, r in runs.items() if r is not None}
@@ -305,6 +373,11 @@ def init_band_metrics(tag: str, bands: dict) -> dict:
         out[f"{tag}.mean_abs_f_end_spread"].append(init_spread(ok, "mean_abs_f") if whole and all(
             "mean_abs_f" in r for r in ok.values()) else float("nan"))
         out[f"{tag}.margin_small_over_large"].append(margin_small_over_large(ok) if whole else float("nan"))
+        out[f"{tag}.obs2_mean_margin_ratio"].append(margin_by_rho_eq(ok) if whole else float("nan"))
+        if with_min:
+            out[f"{tag}.obs2_min_margin_ratio"].append(margin_by_rho_eq(ok, "margin_min") if whole else float("nan"))
+            out[f"{tag}.min_margin_small_over_large"].append(
+                margin_small_over_large(ok, "margin_min") if whole else float("nan"))
         out[f"{tag}.train_errors_end"].append(max(e["train_errors_end"] for e in ends) if whole else float("inf"))
         out[f"{tag}.loss_ratio"].append(max(e["loss_ratio"] for e in ends) if whole else float("inf"))
     return out
@@ -357,8 +430,9 @@ def end_metrics(records) -> dict:
     """End-of-training numbers of one run (noisy series averaged over the last 10 % of epochs):
     rho (BN reading), eq. 5's rho_eq, their relative gap, margin mean and spread, mean |f_n|, the largest
     fall of rho below its running maximum over the run (`max_drop`), the training accuracy and the number
-    of misclassified training samples at the last epoch, the loss (averaged, and `loss_ratio`: the last epoch's MSE over that of predicting zero, which
-    is 1 for labels +-1: the fit gate `claims.fitted`), the test error (averaged) and NC1."""
+    of misclassified training samples at the last epoch, the loss (averaged, and `loss_ratio`: the last epoch's
+    MSE over that of predicting zero, which is 1 for labels +-1: the fit gate `claims.fitted`), the test error
+    (averaged), and where recorded the smallest margin and NC1 .. NC4 (averaged)."""
     rho_end, rho_eq_end = tail_mean(records["rho_bn"]), tail_mean(records["rho_eq"])
     out = dict(rho_end=rho_end, rho_eq_end=rho_eq_end,
                eq5_rel_err=_ratio(abs(rho_end - rho_eq_end), abs(rho_eq_end)),
@@ -373,8 +447,11 @@ def end_metrics(records) -> dict:
     if "test_acc" in records:
         out["test_acc_end"] = records["test_acc"][-1]
         out["test_error_end"] = tail_mean([1 - a for a in records["test_acc"]])
-    if "nc1" in records:
-        out["nc1_end"] = tail_mean(records["nc1"])
+    if "margin_min" in records:
+        out["margin_min_end"] = tail_mean(records["margin_min"])
+    for k in ("nc1", "nc2", "nc3", "nc4"):
+        if k in records:
+            out[f"{k}_end"] = tail_mean(records[k])
     return out
 
 
@@ -394,11 +471,23 @@ def init_spread(runs: dict, key: str = "rho_bn") -> float:
     return max(ends) / min(ends) if ends and min(ends) > 0 else float("nan")
 
 
-def margin_small_over_large(runs: dict) -> float:
-    """Final mean margin of the smallest initial norm over that of the largest (runs {norm: records});
-    nan when the large-initialization run never reached a positive mean margin."""
+def margin_small_over_large(runs: dict, key: str = "margin_mean") -> float:
+    """Final mean margin (`key="margin_min"`: smallest margin) of the smallest initial norm over that of the largest
+    (runs {norm: records}); nan when the large-initialization run's is not positive."""
     ok = [n for n, r in runs.items() if r is not None]
-    small, large = (tail_mean(runs[n]["margin_mean"]) for n in (min(ok), max(ok)))
+    small, large = (tail_mean(runs[n][key]) for n in (min(ok), max(ok)))
+    return small / large if large > 0 else float("nan")
+
+
+def margin_by_rho_eq(runs: dict, key: str = "margin_mean") -> float:
+    """Observation 2 over runs {init_norm: records} (None skipped): the final mean margin (`key="margin_min"`: the
+    smallest margin, min_n y_n f_n) of the run ending with the smallest eq. 5 rho_eq over that of the run ending with
+    the largest (last 10 % of epochs averaged); > 1 where the smaller rho_eq has the larger margin; nan when the
+    latter is not positive or fewer than two runs are left."""
+    ok = sorted((r for r in runs.values() if r is not None), key=lambda r: tail_mean(r["rho_eq"]))
+    if len(ok) < 2:
+        return float("nan")
+    small, large = tail_mean(ok[0][key]), tail_mean(ok[-1][key])
     return small / large if large > 0 else float("nan")
 
 
@@ -424,13 +513,15 @@ def run_metrics(tag: str, runs: dict) -> dict:
     return out
 
 
-BAND_KEYS = ("train_errors_end", "loss_ratio", "rho_end", "rho_max_drop", "margin_mean_end", "test_error_end")
+BAND_KEYS = ("train_errors_end", "loss_ratio", "rho_end", "rho_max_drop", "margin_mean_end", "test_error_end",
+             "nc2_end", "nc3_end", "nc4_end")
 
 
 def band_metrics(tag: str, records: list, *, seeds: int | None = None) -> dict:
     """Per-seed lists (seed bands, `Run.log`) of a run trained over seeds: `end_metrics` values named in
     BAND_KEYS as "<tag>.<name>", and the terminal-phase ratios "<tag>.cv_end_over_tpt" (margin spread) and
-    "<tag>.nc1_end_over_tpt" (`end_over_separable`). With `seeds` (the number trained), each seed that
+    "<tag>.nc1_end_over_tpt", "<tag>.nc3_end_over_tpt" (`end_over_separable`; NC2 and NC4 at the end are in
+    BAND_KEYS). With `seeds` (the number trained), each seed that
     `train_seed_band` left out (diverged) adds an unfitted entry to the fit lists (errors and ratio inf)."""
     ends = [end_metrics(r) for r in records]
     out = {f"{tag}.{k}": [e[k] for e in ends if k in e] for k in BAND_KEYS}
@@ -438,8 +529,9 @@ def band_metrics(tag: str, records: list, *, seeds: int | None = None) -> dict:
     out[f"{tag}.train_errors_end"] += [float("inf")] * missing
     out[f"{tag}.loss_ratio"] += [float("inf")] * missing
     out[f"{tag}.cv_end_over_tpt"] = [end_over_separable(r, "margin_cv") for r in records]
-    if all("nc1" in r for r in records):
-        out[f"{tag}.nc1_end_over_tpt"] = [end_over_separable(r, "nc1") for r in records]
+    for k in ("nc1", "nc3"):
+        if records and all(k in r for r in records):
+            out[f"{tag}.{k}_end_over_tpt"] = [end_over_separable(r, k) for r in records]
     return {k: v for k, v in out.items() if v}
 
 

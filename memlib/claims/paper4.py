@@ -15,7 +15,7 @@ Margin = 1/rho at interpolation, so a margin ratio and a rho ratio of the same r
 """
 from dataclasses import replace
 
-from .core import NOT_REPRODUCED as NR, REPRODUCED as R, Claim, fitted
+from .core import NOT_REPRODUCED as NR, REPRODUCED as R, UNSTABLE, Claim, fitted
 
 SEPARATES = "{}.train_errors_end < 0.5"   # no training sample misclassified
 
@@ -28,6 +28,14 @@ def _fit(*tags):
 Q_OBS1 = "grows monotonically until a minimum is reached at which"
 Q_LAMBDA0 = ("This dynamics is expected even in the limit of ... which corresponds to exact interpolation of all "
              "the training data at a singular critical point")
+Q_OBS2_AVERAGE = "Minimizers with small ρ_{eq} correspond to large average margin $\\sum y_n f_n$"
+Q_OBS2_ZERO_LOSS = ("suppose that the gradient flow converges to a ρ_{eq} and V_k^{eq} which correspond to zero square "
+                    "loss. Among all such minimizers the one with the smallest ρ_{eq} ... corresponds to the (absolute) "
+                    "minimum norm – and maximum margin – solutions")
+Q_NC = ("these properties of the Neural Collapse[12] seem to be predicted by the theory of this paper for the global "
+        "(that is, close-to-zero square-loss) minima ... We recall that the basic assumptions of the analysis are Batch "
+        "Normalization and Weight Decay")
+Q_FIG11 = "Figure 11: ConvNet, no Batch Normalization, no Weight Decay. Margin of all training samples"
 Q_OTHERS = "As predicted by the analysis, the case of BN+WD is the most well-behaved, whereas the others strongly depend on initial conditions"
 
 # The full profile (notebook 04's `full=` picks): the paper's 1000 epochs, but where CIFAR-10 is absent (every machine so
@@ -203,6 +211,80 @@ CLAIMS: list[Claim] = [
               "{band.none_large.test_error_end:%} from the largest (gap {obs3.none.error_gap:%}, seeds 0-2; 58 test "
               "images): the initial norms 5 and 7 of quick's trainable window are too close for the test set to tell "
               "them apart"),
+    # ---------------------------------------------------------------- coverage (issue 27): Observation 2, NC2-NC4, Fig 11
+    # Thresholds written here before any run measured them (2026-11-25); the quick ledger from seeds 0, 1 and 2 as the base.
+    Claim('p4.obs2_average_margin', 4, 'Observation 2',
+          quote=Q_OBS2_AVERAGE,
+          statement="With BN + WD, of each seed's runs from the initial norms 0.1 / 1 / 5, the one ending with the "
+                    "smallest eq. 5 rho_eq has a larger final mean margin y_n f_n (last 10 % of epochs) than the one "
+                    "ending with the largest: ratio > 1, for each of 3 seeds. A formula more than a finding: eq. 5 "
+                    "reads rho_eq = m / (lambda / N + m^2 + s^2) for the margins' mean m and variance s^2 (y_n^2 = 1), "
+                    "so where the spread and lambda / N are small beside m^2, rho_eq is about 1/m",
+          metric='init.bnwd.obs2_mean_margin_ratio', op='>', threshold=1.0,
+          expect={"quick": R, "paper": R}, about="sanity"),
+    Claim('p4.obs2_max_margin', 4, 'Observation 2',
+          quote=Q_OBS2_ZERO_LOSS,
+          statement="With BN and no weight decay (lambda = 0, the zero-loss case; ConvNet), of each seed's runs from "
+                    "the initial norms 0.1 and 5, the one ending with the smaller eq. 5 rho_eq has the larger "
+                    "smallest margin min_n y_n f_n (the margin of the worst training sample; last 10 % of epochs "
+                    "averaged): ratio > 1, for each of 3 seeds. At exact interpolation every margin is 1/rho_eq; at the "
+                    "fit gate's near-zero loss the worst sample's margin is not fixed by rho_eq",
+          metric='init.bn.obs2_min_margin_ratio', op='>', threshold=1.0,
+          expect={"quick": R, "paper": R}, fit=_fit("init.bn")),
+    Claim('p4.nc2_simplex_etf', 4, 'Sec 2.1 / ref. [12], NC2',
+          quote=f"(NC2) The class means collapse to the vertices of a simplex equiangular tight frame (ETF) ... {Q_NC}",
+          statement="With BN + WD (initial norm 0.1, 3 seeds), NC2 of the last hidden layer at the end (`rho.nc2`: "
+                    "std/mean of the centred class means' norms plus the largest |cos + 1/(K-1)|) is below 1e-6. True "
+                    "by construction with two classes: two means centred at their midpoint are antipodal and of equal "
+                    "norm, a simplex ETF with K = 2, whatever the net. Logged to show that the binary task of the "
+                    "paper's figures cannot test NC2 (it needs K >= 3 classes)",
+          metric='band.bnwd.nc2_end', op='<', threshold=1e-6,
+          expect={"quick": R, "paper": R}, about="sanity"),
+    Claim('p4.nc3_falls_bnwd', 4, 'Sec 2.1 / ref. [12], NC3',
+          quote="(NC3) Up to rescaling, the last-layer classifiers collapse to the class means or in other words, to "
+                f"the simplex ETF (i.e., to a self-dual configuration) ... {Q_NC}",
+          statement="With BN + WD (initial norm 0.1), NC3 of the last layer at the end (last 10 % of epochs; "
+                    "`rho.nc3`: ||W/||W|| - M/||M||||^2 for the classifiers -w / +w of the one-output net and the "
+                    "centred class means M of the last hidden layer, 2 - 2 cos(w, mu_+ - mu_-)) is below its value at "
+                    "the start of the terminal phase (first epoch with zero training error): ratio < 1, for each of 3 "
+                    "seeds (NC1's reading, p4.nc1_falls_bnwd)",
+          metric='band.bnwd.nc3_end_over_tpt', op='<', threshold=1.0,
+          expect={"quick": UNSTABLE, "paper": R}, fit=_fit("band.bnwd"),
+          why="quick: NC3 falls from an untrained classifier's 2 (w and mu_+ - mu_- about orthogonal) to a minimum "
+              "within the first epochs, rises while the hidden layers keep moving, then falls slowly through the "
+              "terminal phase to {band.bnwd.nc3_end:.2f} at the end, far from 0; where training error first vanishes "
+              "at that early minimum the end lies above the TPT start: end over TPT start "
+              "{band.bnwd.nc3_end_over_tpt:.2f} (seeds of the band)"),
+    Claim('p4.nc4_ncc_bnwd', 4, 'Sec 2.1 / ref. [12], NC4',
+          quote="(NC4) For a given activation, the classifier's decision collapses to simply choosing whichever class "
+                f"has the closest train class mean (i.e., the nearest class center [NCC] decision rule) ... {Q_NC}",
+          statement="With BN + WD (initial norm 0.1), the net's decision sign(g_n) and the nearest class centre's "
+                    "(Euclidean, in the last hidden layer, the training class means) differ on under 1 % of the "
+                    "training samples at the end (`rho.nc4`, last 10 % of epochs averaged), for each of 3 seeds",
+          metric='band.bnwd.nc4_end', op='<', threshold=0.01,
+          expect={"quick": R, "paper": R}, fit=_fit("band.bnwd")),
+    Claim('p4.fig11_horizontal_margins', 4, 'Fig 11',
+          quote=f"{Q_FIG11} ... If the solution were to correspond to exactly zero square loss, the margin "
+                "distribution would be an horizontal line",
+          statement="Without BN and weight decay (initial norm 5, 3 seeds), the margins' spread std/mean at the end "
+                    "is below its value at the start of the terminal phase. A formula, not a finding (as Fig 7's, "
+                    "p4.fig7_horizontal_margins): with lambda = 0 the loss goes to 0 and std/mean of y_n g_n is at "
+                    "most sqrt(MSE) / mean(y_n g_n)",
+          metric='band.none.cv_end_over_tpt', op='<', threshold=1.0,
+          expect={"quick": R, "paper": R}, about="sanity"),
+    Claim('p4.fig11_min_margin_small_init', 4, 'Fig 11 / Sec 3',
+          quote=f"{Q_FIG11} ... Implicit dynamical regularization – that is zero-initial conditions biasing the "
+                "dynamics towards high margin solutions – is also possible in the no-BN and no-WD case",
+          statement="Without BN and weight decay, the run from the smallest initial norm ends with a larger smallest "
+                    "margin min_n y_n f_n over all training samples (what Fig 11 plots; last 10 % of epochs averaged) "
+                    "than the run from the largest (quick: 5 vs 7; paper: 5 vs 30): ratio > 1, for each of 3 seeds. "
+                    "p4.none_init_dependent tests the mean margin (by a factor 2); this is the worst sample's margin, "
+                    "the margin of max-margin classifiers",
+          metric='init.none.min_margin_small_over_large', op='>', threshold=1.0,
+          expect={"quick": UNSTABLE, "paper": R}, fit=_fit("init.none"),
+          why="quick: the smallest margin from the smallest initial norm is larger than from the largest for every "
+              "seed ({init.none.min_margin_small_over_large:.1f} times), but the ratio varies several-fold from seed "
+              "to seed, so the band's mean is two standard errors above 1 for some seed bands only"),
 ]
 
 # The full profile measured (2026-11-25): `python -m memlib run --profile full --only 04 --device cpu` on the 2-core
@@ -220,6 +302,17 @@ MEASURED_FULL = {
     "p4.none_init_dependent": (NR, "did not fit: the run from the largest initial norm ends with training errors"),
     "p4.none_small_init_generalizes": (NR, "did not fit: one seed from the largest initial norm ends with training "
                                            "errors"),
+    # issue 27's claims, measured by the same command the same day with the recorder's NC2-NC4 (615 s on the shared,
+    # loaded CPU); the outcomes of the claims above did not move in that run
+    "p4.obs2_average_margin": (R, "the run with the smallest rho_eq has the larger mean margin for every seed"),
+    "p4.obs2_max_margin": (R, "the run with the smaller rho_eq has the larger smallest margin for every seed, by more "
+                              "than 2 standard errors"),
+    "p4.nc2_simplex_etf": (R, "two classes: zero up to rounding, as by construction"),
+    "p4.nc3_falls_bnwd": (NR, "NC3 at the end is above its value at the terminal phase's start for one seed"),
+    "p4.nc4_ncc_bnwd": (R, "the net's decision and the nearest class centre's agree on every training sample"),
+    "p4.fig11_horizontal_margins": (R, "the margins' spread shrinks for every seed"),
+    "p4.fig11_min_margin_small_init": (NR, "did not fit: the run from the largest initial norm ends with training "
+                                           "errors for one seed"),
 }
 
 
@@ -228,7 +321,7 @@ def _measured(c: Claim) -> Claim:
         return c
     outcome, shown = MEASURED_FULL[c.id]
     why = c.why or ("the full profile measured it not reproduced on the digits (the ledger's basis says what it "
-                    "showed)")
+                    "showed)" if outcome == NR else "")
     return replace(c, expect={**c.expect, "full": outcome}, why=why,
                    basis={**c.basis, "full": f"measured: the full profile on the 2-core CPU, 2026-11-25, on the digits "
                                              f"(no CIFAR-10 here): {shown}"})

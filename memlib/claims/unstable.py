@@ -68,6 +68,14 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "without BatchNorm the margin ratio between the smallest and the largest initial norm varies several-fold "
         "across seeds ({init.none.margin_small_over_large} here), so one seed band in the envelope falls below the "
         "bar; settled by more seeds or the paper's 1,000 epochs on CIFAR-10",
+    "p4.nc3_falls_bnwd":
+        "NC3 dips to a minimum within the first epochs and rises before it falls through the terminal phase; a seed whose "
+        "training error first vanishes at that dip ends above its TPT value ({band.bnwd.nc3_end_over_tpt} here), and "
+        "the seed bands holding such a seed fail; settled by more seeds or a terminal phase that starts after the dip",
+    "p4.fig11_min_margin_small_init":
+        "without BatchNorm the smallest margin from the small initial norm exceeds the large one's for every seed, but "
+        "the ratio varies several-fold across seeds ({init.none.min_margin_small_over_large} here), so the band's "
+        "2-standard-error margin over 1 holds for some seed bands only; settled by more seeds",
     "p4.obs3_bnwd":
         "the test-error gap between the small and large initial norms is one or two of the test images per seed "
         "({obs3.bnwd.error_gap} here), so the band's margin decides; settled by a larger test set or more seeds",
