@@ -283,9 +283,14 @@ CLAIMS: list[Claim] = [
     Claim('p3.fig6_two_eigvecs_in_span', 3, 'Fig 6b',
           quote='the top two eigenvectors are linear combinations of the plane and the car',
           statement='D_{64,192} on two images: the top two eigenvectors lie in span X (relative residual < 0.1): '
-                    'true for a net that fits its images and has no other eigenvalue of magnitude >= 1',
+                    'true for a net that fits its images and has no other eigenvalue of magnitude >= 1; seeds 0-2',
           metric='fig6.D.k2.eigvec_resid', op='<', threshold=0.1,
-          expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity"),
+          expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity",
+          why="D_{64,192} on two 16x16 photos (seeds 0-2): the top two eigenvectors' relative residual from span X is "
+              "{fig6.D.k2.eigvec_resid:.3f}; the band fails wherever it holds a seed whose operator has further "
+              "eigenvalues close to magnitude 1 ({fig6.D.k2.near1} of them within 0.1 of it; |lambda_3| = "
+              "{fig6.D.k2.next_abs_eig:.3f}), which mix a direction outside span X into the top two (on one seed, "
+              "before issue 26, the outcome moved with the seed)"),
 
     Claim('p3.fig6_top2_conjugate', 3, 'Fig 6b',
           quote='The learned solution is of rank approximately 2 with the top two eigenvalues being complex '

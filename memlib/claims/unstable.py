@@ -51,9 +51,6 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p3.ds_default_point_map":
         "network DS's rank-1 ratio ({fig4.default.sv2_over_sv1} here) lies near its bar and the band's margin "
         "decides (its mean is not two standard errors below for some seed bands); settled by more seeds",
-    "p3.fig6_two_eigvecs_in_span":
-        "whether the second eigenvector lies in the training images' span depends on the seed's net (residual "
-        "{fig6.D.k2.eigvec_resid} here); settled by a seed band",
     "p3.fig2_d_point_map":
         "network D's point-map correlation ({fig2.D.point_map_corr} here) clears its bar by a few hundredths, and "
         "with other seeds (other nets and probes) one seed falls below it; settled by more seeds or the paper's size",
