@@ -18,6 +18,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .paths import REPO   # the checkout memlib runs from (store.results_root reads it here)
 from .runtime import MemlibError, check_choice
 
 MNIST_MEAN, MNIST_STD = 0.1307, 0.3081  # paper 1, App. B: standardization of every input
@@ -51,16 +52,17 @@ def load_images(name: str, *, split: str = "train", root=None, download: bool = 
 
 
 AUTO = "auto"   # a notebook's `data_root = "auto"`: $MEMLIB_DATA_ROOT, else data/ in the repo when it exists
-REPO = Path(__file__).resolve().parent.parent
 
 
 def default_root() -> Path | None:
     """Where the papers' datasets are looked for when no data root is given: `$MEMLIB_DATA_ROOT`, else
-    the repo's `data/` (what `python -m memlib data fetch mnist` fills) when it exists, else None."""
+    the repo's `data/` (what `python -m memlib data fetch mnist` fills) when it exists, else None. Installed
+    from a wheel (no checkout): `data/` in the working folder, where `data fetch` puts it by default."""
     env = os.environ.get("MEMLIB_DATA_ROOT")
     if env:
         return Path(env).expanduser().resolve()
-    return REPO / "data" if (REPO / "data").is_dir() else None
+    base = REPO if (REPO / "run_all.sh").exists() else Path.cwd()     # the checkout: as store.results_root
+    return base / "data" if (base / "data").is_dir() else None
 
 
 def resolve_root(data_root) -> tuple[Path | None, bool]:

@@ -27,6 +27,7 @@ from pathlib import Path
 import torch
 
 from . import jobfile
+from .paths import BASELINES
 from .runtime import atomic_write_text
 from .store import fit_cached_seeds
 
@@ -131,7 +132,7 @@ def _today() -> str:
     return time.strftime("%Y-%m-%d", time.gmtime())
 
 
-RECORDED = Path(__file__).resolve().parent.parent / "baselines"   # plan-<profile>.json: totals of a committed plan
+RECORDED = BASELINES   # plan-<profile>.json: totals of a committed plan (the repository's, or the wheel's copy)
 
 
 def _recorded(profile: str, folder=None) -> tuple[Path, dict | None]:

@@ -1,6 +1,14 @@
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CONDA_NAMES = {"pytorch": "torch"}         # conda package name -> pip name
@@ -33,7 +41,6 @@ def test_environment_yml_and_pyproject_name_the_same_dependencies():
 def test_constraints_record_the_baselines_torch_and_numpy():
     """constraints.txt (pip freeze of the quick baseline's environment) pins torch and numpy to the versions the
     baseline's provenance recorded, and never memlib itself."""
-    import json
     pins = dict(re.findall(r"^([A-Za-z0-9_.\-]+)==(\S+)$", (ROOT / "constraints.txt").read_text(), re.M))
     assert "memlib" not in {k.lower() for k in pins}
     assert not any("+" in v for v in pins.values())                        # no local tags (+cpu)
@@ -45,8 +52,6 @@ def test_constraints_record_the_baselines_torch_and_numpy():
 
 
 def test_memlib_imports_without_torchvision():
-    import subprocess
-    import sys
     code = ("import sys; sys.modules['torchvision'] = None; import memlib, memlib.data, memlib.store, "
             "memlib.plot, memlib.claims; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -54,8 +59,6 @@ def test_memlib_imports_without_torchvision():
 
 
 def _run_all(tmp_path, env_extra, *args):
-    import os
-    import subprocess
     env = {**os.environ, "MEMLIB_VENV": str(tmp_path / "venv"), "MEMLIB_NO_FETCH": "1", **env_extra}   # no data/ fetch
     return subprocess.run([str(ROOT / "run_all.sh"), *args], capture_output=True, text=True, env=env, timeout=600)
 
@@ -81,12 +84,8 @@ def test_offline_install_from_a_real_wheelhouse(tmp_path):
     """MEMLIB_TEST_WHEELHOUSE=DIR (filled by `./run_all.sh wheelhouse DIR`): a fresh venv that has a torch (this
     suite's version, installed first as the GPU node's would be) gets memlib and every other dependency from DIR
     alone. Skipped unless DIR is given (it is ~160 MB)."""
-    import os
-    import subprocess
-    import sys
     wheels = os.environ.get("MEMLIB_TEST_WHEELHOUSE")
     if not wheels:
-        import pytest
         pytest.skip("set MEMLIB_TEST_WHEELHOUSE to a folder filled by ./run_all.sh wheelhouse")
     import torch
     venv = tmp_path / "venv"
@@ -99,36 +98,117 @@ def test_offline_install_from_a_real_wheelhouse(tmp_path):
     assert "offline, from the wheels in" in out.stderr
 
 
-def test_the_built_wheel_holds_every_subpackage_and_imports(tmp_path):
-    """`pip wheel .` ships every module of memlib/ (it once left out memlib.claims, so `import memlib` failed outside
-    an editable install; memlib.cli holds the command line); installed from the wheel alone (pip --target), every
-    module imports from there and not from the checkout, and `python -m memlib --help` runs."""
-    import subprocess
-    import sys
-    import zipfile
-    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "w"), str(ROOT)],
-                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+BUILD_INPUTS = ("pyproject.toml", "README.md", "memlib", "notebooks", "baselines")   # what the wheel is built from
+
+
+def _setuptools_here() -> bool:
+    """The running environment can build the wheel itself (setuptools>=61: pip --no-build-isolation, offline)."""
+    import importlib.metadata
+    try:
+        return int(importlib.metadata.version("setuptools").split(".")[0]) >= 61
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return False
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """memlib's wheel and the folder it is installed in, from the wheel alone (pip --target, no index, no
+    dependencies: the running environment's). Built by pip from a copy of the checkout's build inputs, never
+    in the checkout itself: pip builds in place, and a build/lib/ left there from an earlier build would ship
+    the modules since removed. With setuptools here the build needs no network (--no-build-isolation); without
+    it, pip fetches setuptools into an isolated build, and the tests skip when no index answers."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    for name in BUILD_INPUTS:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        else:
+            src.mkdir(exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+    isolation = ["--no-build-isolation"] if _setuptools_here() else []
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", *isolation, "-w", str(tmp / "w"),
+                          str(src)], capture_output=True, text=True, timeout=600, cwd=tmp)
     if out.returncode != 0 and "Could not find a version that satisfies" in out.stderr:
-        import pytest
         pytest.skip("no package index for the build's setuptools: " + out.stderr.strip().splitlines()[-1])
     assert out.returncode == 0, out.stderr[-2000:]
-    (wheel,) = (tmp_path / "w").glob("memlib-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+    (whl,) = (tmp / "w").glob("memlib-*.whl")
+    site = tmp / "site"
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", str(site),
+                          str(whl)], capture_output=True, text=True, timeout=600, cwd=tmp)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return whl, site
+
+
+def _away_env(site: Path, home: Path) -> dict:
+    """A user's environment with memlib from the installed wheel only: PYTHONPATH is the install folder (the
+    checkout is on no path), HOME a fresh folder (no user kernelspecs or configs); the thread settings kept."""
+    keep = {k: os.environ[k] for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS") if k in os.environ}
+    return {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "HOME": str(home), **keep}
+
+
+def test_pyproject_lists_every_subpackage():
+    """pyproject.toml names its packages (packages.find cannot map notebooks/ into the wheel): every folder of
+    memlib/ with an __init__.py is one of them, so a new subpackage cannot be left out of the wheel."""
+    tool = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    on_disk = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "memlib").rglob("__init__.py")
+               if "__pycache__" not in p.parts}
+    missing = sorted(on_disk - set(tool["packages"]))
+    assert not missing, f"add {missing} to [tool.setuptools] packages in pyproject.toml"
+    assert tool["package-dir"] == {"memlib.notebooks": "notebooks", "memlib.baselines": "baselines"}
+
+
+def test_the_built_wheel_holds_every_subpackage_and_imports(wheel, tmp_path):
+    """`pip wheel .` ships every module of memlib/ (it once left out memlib.claims, so `import memlib` failed outside
+    an editable install; memlib.cli holds the command line) and the files `run` and `serve` read (the notebooks,
+    the recorded plan totals); installed from the wheel alone (pip --target), every module imports from there and
+    not from the checkout, and `python -m memlib --help` runs."""
+    whl, site = wheel
+    names = zipfile.ZipFile(whl).namelist()
     sources = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "memlib").rglob("*.py"))
     assert "memlib/cli/main.py" in sources and "memlib/cli/__init__.py" in sources
     assert not [p for p in sources if p not in names], names               # every module, memlib/cli/ included
-    site = tmp_path / "site"
-    out = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index", "-q", "--target", str(site),
-                          str(wheel)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    assert out.returncode == 0, out.stderr[-2000:]
+    shipped = {n for n in names if n.startswith(("memlib/notebooks/", "memlib/baselines/"))}
+    assert shipped == ({f"memlib/notebooks/{p.name}" for p in (ROOT / "notebooks").glob("*.ipynb")}
+                       | {f"memlib/baselines/{p.name}" for p in (ROOT / "baselines").glob("plan-*.json")})
+    assert "memlib/notebooks/04_rho_dynamics.ipynb" in shipped and "memlib/baselines/plan-paper.json" in shipped
     modules = sorted(str(Path(p).with_suffix("")).replace("/", ".").removesuffix(".__init__") for p in sources)
     code = ("import importlib, memlib; print(memlib.__file__); "
             f"mods = [importlib.import_module(m) for m in {modules!r}]; "
             f"away = [m.__name__ for m in mods if not m.__file__.startswith({str(site)!r})]; "
             "print('not from the wheel:', away) if away else print('ok')")
-    env = {"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    env = _away_env(site, tmp_path)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert out.stdout.strip().endswith("ok"), out.stdout[-2000:] + out.stderr[-2000:]
     assert out.stdout.startswith(str(site)), out.stdout
     out = subprocess.run([sys.executable, "-m", "memlib", "--help"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert out.returncode == 0 and "run | check | bench | data fetch | serve" in out.stdout, out.stderr[-2000:]
+    code = ("from memlib import paths, plan; from memlib.cli import common; "
+            "print(paths.CHECKOUT, common.NOTEBOOK_DIR, plan.RECORDED, common.notebooks(), "
+            "plan.recorded_estimate('paper', common.notebooks()) is not None)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert out.stdout.split()[:3] == ["False", str(site / "memlib" / "notebooks"), str(site / "memlib" / "baselines")], \
+        out.stdout + out.stderr[-2000:]
+    assert "'04_rho_dynamics']" in out.stdout and out.stdout.strip().endswith("True"), out.stdout
+
+
+def test_the_installed_wheel_runs_a_notebook_outside_the_checkout(wheel, tmp_path):
+    """What a user who installed the wheel does: `python -m memlib run --profile smoke --only 04` in a folder of
+    their own, with memlib (the library and the notebook) from the installed wheel and nothing from the checkout:
+    the notebook runs in its kernel, and metrics.json, provenance.json and report.md are written. (~1.5 min.)"""
+    whl, site = wheel
+    cwd, results = tmp_path / "elsewhere", tmp_path / "results"
+    cwd.mkdir()
+    env = {**_away_env(site, tmp_path), "GIT_CEILING_DIRECTORIES": str(site)}   # a git repo above the install: none
+    out = subprocess.run([sys.executable, "-c", "import memlib; print(memlib.__file__)"], capture_output=True,
+                         text=True, cwd=cwd, env=env)
+    assert Path(out.stdout.strip()).is_relative_to(site), out.stdout + out.stderr[-2000:]
+    out = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--only", "04",
+                          "--results-dir", str(results)], capture_output=True, text=True, cwd=cwd, env=env, timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    folder = results / "smoke" / "04_rho_dynamics"
+    assert (folder / "metrics.json").is_file() and (results / "smoke" / "report.md").is_file(), out.stdout[-2000:]
+    provenance = json.loads((folder / "provenance.json").read_text())
+    assert provenance["git_commit"] is None            # the kernel's memlib was the wheel's, not the checkout's
+    executed = json.loads((folder / "04_rho_dynamics.ipynb").read_text())
+    assert Path(executed["metadata"]["papermill"]["input_path"]).is_relative_to(site)   # the wheel's notebook
+    assert not (site / "results").exists() and not list(cwd.iterdir())                  # nothing written beside them

@@ -15,8 +15,9 @@ from .. import envelope as _envelope
 from .. import plan as _plan
 from ..bench import CASES, run_bench
 from ..fetch import FETCHABLE, fetch
+from ..paths import CHECKOUT, where, workdir
 from ..runtime import MemlibError, check_choice, set_device
-from .common import ROOT, resolve_names, writable
+from .common import resolve_names, writable
 from .notebooks import ensure_kernel
 from .planning import plan_notebooks
 from .report import check_baseline, print_report
@@ -38,6 +39,9 @@ def plan(args) -> int:
     """`python -m memlib plan`: list every training the notebooks will ask for (round 1: what the cache lacks
     before anything is trained), measure what each costs, print the totals, write the plan as JSON."""
     names = resolve_names(args.only)
+    if args.record and not CHECKOUT:      # the recorded totals are the repository's baselines/plan-PROFILE.json
+        raise MemlibError(f"--record writes baselines/plan-{args.profile}.json of a repository checkout, and memlib runs "
+                          f"from {where()}: run `plan --record` in a checkout, or leave --record out")
     results = Path(args.results_dir).expanduser().resolve()
     writable(results)
     os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
@@ -65,7 +69,7 @@ def plan(args) -> int:
 
 def envelope(args) -> int:
     names = resolve_names(args.only)
-    out = Path(args.out or ROOT / "baselines" / f"{args.profile}-cpu.json")
+    out = Path(args.out or workdir() / "baselines" / f"{args.profile}-cpu.json")
     body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
                            workdir=Path(args.workdir), out=out, seed=args.seed, reuse=args.reuse)
     print(_envelope.describe(body))

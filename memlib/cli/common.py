@@ -1,15 +1,17 @@
-"""What the commands share: the repository's folders, the reproduction notebooks' names, the notebooks'
-`data_root` parameter from --data-root, and a check that a results folder can be written."""
+"""What the commands share: the folders (the repository's, or an installed wheel's: memlib.paths), the
+reproduction notebooks' names, the notebooks' `data_root` parameter from --data-root, and a check that a
+results folder can be written."""
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+from ..paths import NOTEBOOKS, REPO, where
 from ..runtime import MemlibError
 from ..tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-NOTEBOOK_DIR = ROOT / "notebooks"
+ROOT = REPO                  # the checkout memlib runs from (constraints.txt); see paths.workdir() for defaults
+NOTEBOOK_DIR = NOTEBOOKS     # the repository's notebooks/, or the copies an installed wheel ships in memlib/
 
 
 def notebooks() -> list[str]:
@@ -19,6 +21,9 @@ def notebooks() -> list[str]:
 
 def resolve_names(only: list[str] | None) -> list[str]:
     names = notebooks()
+    if not names:
+        raise MemlibError(f"no notebooks in {NOTEBOOK_DIR} (memlib runs from {where()}): reinstall memlib from a wheel "
+                          "built by `pip wheel .` in a checkout (it ships them), or run from the repository")
     if not only:
         return names
     out = []
@@ -32,8 +37,9 @@ def resolve_names(only: list[str] | None) -> list[str]:
 
 
 def data_root_parameter(option):
-    """--data-root as the notebooks' `data_root`: absent or "auto" -> "auto" (data/ in the repo, or
-    $MEMLIB_DATA_ROOT, where it holds a set); "none" -> None (the embedded sets only); else the folder."""
+    """--data-root as the notebooks' `data_root`: absent or "auto" -> "auto" (data/ in the repo, or in the
+    working folder outside a checkout, or $MEMLIB_DATA_ROOT, where it holds a set); "none" -> None (the embedded
+    sets only); else the folder."""
     if option in (None, "auto"):
         return "auto"
     return None if option == "none" else str(Path(option).expanduser().resolve())

@@ -6,9 +6,9 @@ import argparse
 import errno
 import sys
 
+from ..paths import workdir
 from ..runtime import DEVICES, PROFILES, MemlibError, check_choice
 from .commands import bench, check, data_fetch, envelope, plan
-from .common import ROOT
 from .notebooks import run
 from .serve import serve
 from .signals import signal_name, signal_status, signals_resume
@@ -37,7 +37,7 @@ def parser() -> argparse.ArgumentParser:
     for name in ("run", "check"):
         p = sub.add_parser(name)
         p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
-        p.add_argument("--results-dir", default=str(ROOT / "results"))
+        p.add_argument("--results-dir", default=str(workdir() / "results"))
         p.add_argument("--against", default=None, metavar="BASELINE",
                        help="a report.json of the same profile (e.g. baselines/quick-cpu.json): list flipped "
                             "outcomes and drifted metrics; a flip or a claim's drift is a regression")
@@ -46,8 +46,8 @@ def parser() -> argparse.ArgumentParser:
             p.add_argument("--only", action="append", help="run one notebook (repeatable): name or number")
             p.add_argument("--data-root", default=None,
                            help="folder with MNIST/, FashionMNIST/, cifar-10-batches-py/; default auto: data/ in the repo "
-                                "(or $MEMLIB_DATA_ROOT) where it holds a set, the embedded sets for the rest; none: "
-                                "the embedded sets only")
+                                "(installed from a wheel: in the current folder; or $MEMLIB_DATA_ROOT) where it holds a "
+                                "set, the embedded sets for the rest; none: the embedded sets only")
             p.add_argument("--seed", type=int, default=0)
             p.add_argument("--untrained", action="store_true",
                            help="the audit: train nothing (every net keeps its initial weights) and check that no "
@@ -64,7 +64,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="auto", help="where the notebooks plan and step rates are measured")
     p.add_argument("--data-root", default=None, help="as for run")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--results-dir", default=str(ROOT / "results"), help="whose cache/ counts as trained")
+    p.add_argument("--results-dir", default=str(workdir() / "results"), help="whose cache/ counts as trained")
     p.add_argument("--out", default=None, help="the plan's JSON (default RESULTS_DIR/plan-PROFILE.json)")
     p.add_argument("--no-costs", action="store_true", help="list the jobs without measuring step rates")
     p.add_argument("--record", action="store_true", help="also write the totals to baselines/plan-PROFILE.json, "
@@ -76,14 +76,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--variation", action="append", help="only these variations (repeatable; 'base' is required): "
                    "base, seed+1, seed+2, 1thread-avx2 (default: all)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workdir", default=str(ROOT / "results" / "envelope"),
+    p.add_argument("--workdir", default=str(workdir() / "results" / "envelope"),
                    help="where each variation's results and model caches go (default results/envelope)")
     p.add_argument("--out", default=None, help="the baseline to write (default baselines/PROFILE-cpu.json)")
     p.add_argument("--reuse", action="store_true", help="keep variations already finished in --workdir (only when "
                    "they ran the code being recorded)")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
-    p.add_argument("--results-dir", default=str(ROOT / "results"))
+    p.add_argument("--results-dir", default=str(workdir() / "results"))
     p.add_argument("--models", type=int, nargs="+", default=[1, 8, 32], help="numbers of models per case")
     p.add_argument("--steps", type=int, default=60, help="at most this many timed steps per repeat (on a CPU each run is sized to about 0.3 s)")
     p.add_argument("--case", action="append", help="only this case (repeatable)")
@@ -92,7 +92,7 @@ def parser() -> argparse.ArgumentParser:
                                                          "is taken")
     p.add_argument("--profile", default="quick", help="smoke or quick: the explorers' sizes (default quick, "
                                                       "whose models `./run_all.sh` caches)")
-    p.add_argument("--results-dir", default=str(ROOT / "results"), help="whose cache/ to read and fill")
+    p.add_argument("--results-dir", default=str(workdir() / "results"), help="whose cache/ to read and fill")
     p.add_argument("--no-browser", action="store_true", help="print the URL only")
     p = sub.add_parser("data", help="fetch a dataset into a data root")
     action = p.add_subparsers(dest="action", required=True)

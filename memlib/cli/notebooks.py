@@ -18,7 +18,8 @@ from .. import claims
 from .. import plan as _plan
 from ..data import default_root, holds
 from ..runtime import MemlibError, atomic_write_text, remove_dead_run_folders, remove_orphaned_temporaries
-from .common import NOTEBOOK_DIR, ROOT, data_root_parameter, resolve_names, writable
+from ..paths import workdir
+from .common import NOTEBOOK_DIR, data_root_parameter, resolve_names, writable
 from .ray_engine import train_on_ray
 from .report import check_baseline, print_report, read_metrics, summary, untrained_audit
 from .signals import interrupt_on_signals, signal_name, signal_status, signals_deferred, signals_resume
@@ -119,7 +120,7 @@ def run(args) -> int:
         try:
             try:
                 pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
-                                    parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                    parameters=params, kernel_name=kernel, cwd=str(workdir()),
                                     execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty())
                 if not (stage / "provenance.json").exists():
                     reason = "the notebook ended without run.finish() (no provenance.json)"

@@ -6,7 +6,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from .common import NOTEBOOK_DIR, ROOT, data_root_parameter
+from ..paths import workdir
+from .common import NOTEBOOK_DIR, data_root_parameter
 
 
 def plan_notebooks(names, args, results: Path, plan_dir: Path, kernel: str, cell_timeout) -> list[str]:
@@ -25,7 +26,7 @@ def plan_notebooks(names, args, results: Path, plan_dir: Path, kernel: str, cell
             print(f"  planning [{i}/{len(names)}] {name}", flush=True)
             try:
                 pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(Path(stage) / f"{name}.ipynb"),
-                                    parameters=params, kernel_name=kernel, cwd=str(ROOT),
+                                    parameters=params, kernel_name=kernel, cwd=str(workdir()),
                                     execution_timeout=cell_timeout, progress_bar=False, log_output=False)
             except pm.PapermillExecutionError as e:
                 failed.append(name)
