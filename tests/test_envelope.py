@@ -226,9 +226,23 @@ def test_the_unstable_list_names_real_claims_and_renders():
             assert c.expected("paper") != claims.UNSTABLE
 
 
-def test_paper4_measured_full_names_real_claims():
-    from memlib.claims import paper4
-    assert set(paper4.MEASURED_FULL) <= {c.id for c in paper4.CLAIMS}
-    for c in paper4.CLAIMS:
-        if c.id in paper4.MEASURED_FULL:
-            assert c.expected("full") == paper4.MEASURED_FULL[c.id][0] and c.basis_of("full").startswith("measured")
+@pytest.mark.parametrize("paper", ["paper3", "paper4"])
+def test_measured_full_outcomes_name_real_claims_and_become_the_ledger(paper):
+    import importlib
+    mod = importlib.import_module(f"memlib.claims.{paper}")
+    assert set(mod.MEASURED_FULL) <= {c.id for c in mod.CLAIMS}
+    for c in mod.CLAIMS:
+        if c.id in mod.MEASURED_FULL:
+            assert c.expected("full") == mod.MEASURED_FULL[c.id][0] and c.basis_of("full").startswith("measured")
+            assert not c.problems(), c.problems()
+
+
+def test_with_measured_refuses_an_unknown_claim_and_leaves_the_rest():
+    from memlib.claims import paper3
+    from memlib.claims.core import NOT_REPRODUCED, with_measured
+    with pytest.raises(ValueError, match="p3.no_such_claim"):
+        with_measured(paper3.CLAIMS, {"p3.no_such_claim": (NOT_REPRODUCED, "x")}, "full", "a run")
+    c = paper3.CLAIMS[0]
+    (m,) = with_measured([c], {c.id: (NOT_REPRODUCED, "it failed")}, "paper", "a run")
+    assert m.expected("paper") == NOT_REPRODUCED and m.basis_of("paper") == "measured: a run: it failed" and m.why
+    assert with_measured([c], {}, "paper", "a run") == [c]

@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 NOTEBOOKS = {1: "01_identity_vs_constant", 2: "02_attractors", 3: "03_downsampling_eigenvectors",
              4: "04_rho_dynamics"}
@@ -238,6 +238,25 @@ def _fmt_one(v, spec: str) -> str:
     if spec:
         return format(float(v), spec)
     return _fmt(v)
+
+
+def with_measured(claims: list, table: dict, profile: str, how: str) -> list:
+    """The ledger's `profile` column where a run measured it: each claim in `table` (claim id -> (outcome, what the
+    run showed)) expects the measured outcome, with the basis "measured: <how>: <what it showed>". A claim measured
+    not reproduced keeps its why, or gains one pointing to the basis. Ids not in `claims` are an error."""
+    unknown = set(table) - {c.id for c in claims}
+    if unknown:
+        raise ValueError(f"measured outcomes for claims that do not exist: {sorted(unknown)}")
+
+    def one(c: Claim) -> Claim:
+        if c.id not in table:
+            return c
+        outcome, shown = table[c.id]
+        why = c.why or (f"the {profile} profile measured it {outcome} (the ledger's basis says what it showed)"
+                        if outcome != REPRODUCED else "")
+        return replace(c, expect={**c.expect, profile: outcome}, why=why,
+                       basis={**c.basis, profile: f"measured: {how}: {shown}"})
+    return [one(c) for c in claims]
 
 
 def render_text(text: str, metrics: dict | None) -> str:

@@ -13,9 +13,7 @@ monotonically" under SGD (not gradient flow) is never more than 5 % below its ru
 Margin = 1/rho at interpolation, so a margin ratio and a rho ratio of the same runs are one measurement
 (one claim).
 """
-from dataclasses import replace
-
-from .core import NOT_REPRODUCED as NR, REPRODUCED as R, UNSTABLE, Claim, fitted
+from .core import NOT_REPRODUCED as NR, REPRODUCED as R, UNSTABLE, Claim, fitted, with_measured
 
 SEPARATES = "{}.train_errors_end < 0.5"   # no training sample misclassified
 
@@ -316,15 +314,5 @@ MEASURED_FULL = {
 }
 
 
-def _measured(c: Claim) -> Claim:
-    if c.id not in MEASURED_FULL:
-        return c
-    outcome, shown = MEASURED_FULL[c.id]
-    why = c.why or ("the full profile measured it not reproduced on the digits (the ledger's basis says what it "
-                    "showed)" if outcome == NR else "")
-    return replace(c, expect={**c.expect, "full": outcome}, why=why,
-                   basis={**c.basis, "full": f"measured: the full profile on the 2-core CPU, 2026-11-25, on the digits "
-                                             f"(no CIFAR-10 here): {shown}"})
-
-
-CLAIMS = [_measured(c) for c in CLAIMS]
+CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", "the full profile on the 2-core CPU, 2026-11-25, on the digits "
+                                                     "(no CIFAR-10 here)")
