@@ -145,3 +145,24 @@ def converged_fraction(f: Callable, train: torch.Tensor, starts: torch.Tensor, s
     """The share of `starts` (N, ...) whose iterate f^steps(x) lies within `eps` of a training example."""
     end = iterate(f, starts, steps, record=[steps])[0]
     return (nearest(end, train)[1] < eps).float().mean().item()
+
+
+def _pearson(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    """Per-row Pearson correlation of (N, ...) with (N, ...), as `metrics.correlation` computes it (0 for a constant row)."""
+    a, b = a.reshape(len(a), -1).double(), b.reshape(len(b), -1).double()
+    ac, bc = a - a.mean(1, keepdim=True), b - b.mean(1, keepdim=True)
+    denom = ac.norm(dim=1) * bc.norm(dim=1)
+    r = (ac * bc).sum(1) / denom.clamp_min(1e-300)
+    return torch.where(denom > 0, r, torch.zeros_like(r)).float()
+
+
+@torch.no_grad()
+def nearest_corr_medians(f: Callable, starts: torch.Tensor, train: torch.Tensor, steps: int) -> tuple[float, float]:
+    """Paper 2, Fig 5: the median over `starts` (N, ...) of the correlation of f(x), and of f^steps(x), with its
+    nearest (Euclidean) training example in `train` (M, ...) (`metrics.nearest_train_corr`): near 1 when the
+    iterate "is" a training image. Returns (after one application, after `steps`)."""
+    out = []
+    for points in iterate(f, starts, steps, record=[1, steps]):
+        idx, _ = nearest(points, train)
+        out.append(_pearson(points.cpu(), train.cpu()[idx]).median().item())
+    return out[0], out[-1]

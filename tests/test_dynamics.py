@@ -85,3 +85,17 @@ def test_attractor_measures_closed_form():
     torch.testing.assert_close(radii, torch.full((2,), 0.5, dtype=radii.dtype))
     shifted, _ = dynamics.attractor_measures(lambda x: halve_to_nearest(x, shift=0.3), train, starts, [1])
     assert shifted["train_max_dist"] == pytest.approx(0.3 * 2 ** 0.5, rel=1e-5)
+
+
+def test_nearest_corr_medians_agrees_with_metrics():
+    """Fig 5's per-seed numbers: the medians of `metrics.nearest_train_corr` after one application and after the
+    last iteration, as the notebook computed them before its seed band."""
+    from memlib import metrics
+    torch.manual_seed(0)
+    train, starts = torch.rand(5, 3, 4, 4), torch.rand(7, 3, 4, 4)
+    f = torch.nn.Sequential(torch.nn.Conv2d(3, 3, 3, padding=1), torch.nn.LeakyReLU())
+    once, last = dynamics.iterate(f, starts, 4, record=[1, 4])
+    want = tuple(metrics.nearest_train_corr(p, train).median().item() for p in (once, last))
+    assert dynamics.nearest_corr_medians(f, starts, train, 4) == want
+    one = dynamics.nearest_corr_medians(f, starts, train, 1)
+    assert one[0] == one[1] == want[0]
