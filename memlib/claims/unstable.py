@@ -45,9 +45,6 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "diverges); settled by a smaller step size or more steps for the deep filters",
     "p2.table1_depth": "Table 1's nets reach the 1e-6 loss the table needs for some seeds only (one diverges); "
         "settled by a smaller step size or more steps for the deep filters",
-    "p2.fig5b_arbitrary_to_train":
-        "whether arbitrary inputs reach a training photo within the iterations depends on the seed's net "
-        "(median correlation {fig5b.iterated.median_corr} here); settled by a seed band and more training",
     "p3.ds_default_point_map":
         "network DS's rank-1 ratio ({fig4.default.sv2_over_sv1} here) lies near its bar and the band's margin "
         "decides (its mean is not two standard errors below for some seed bands); settled by more seeds",
