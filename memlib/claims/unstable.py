@@ -28,6 +28,9 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p1.fig4b_1024_channels_identity":
         "the 1024-channel nets' correlation to the identity lies close to the 0.8 bar for every seed band "
         "({fig23.widest.test.corr_identity} here); settled by more seeds or by training at the paper's scale",
+    "p1.appG_lower_layers_still_move":
+        "every seed's first layer moves by more than a tenth of its top layer's, but one seed band's mean is within two "
+        "standard errors of that bar ({fig15.deepest.first_over_top} here); settled by more seeds",
     "p1.fig29_kaiming_artifacts":
         "Kaiming's extra error over the other schemes that fit is small beside its spread over seeds "
         "({fig29.kaiming_minus_fitted_others.test.mse_identity} here); settled by more seeds",
