@@ -140,7 +140,7 @@ def matmul_peak(size: int = PEAK_SIZE, repeats: int = PEAK_REPEATS) -> dict:
         best = min(best, (time.perf_counter() - t) / inner)
     flop = 2 * size ** 3
     return dict(op=f"float32 matmul ({size} x {size}) @ ({size} x {size})", flop=flop, seconds=best,
-                gflop_per_s=round(flop / best / 1e9, 2), best_of=repeats, products_per_timing=inner,
+                gflop_per_s=float(f"{flop / best / 1e9:.4g}"), best_of=repeats, products_per_timing=inner,
                 threads=torch.get_num_threads())
 
 
