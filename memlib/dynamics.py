@@ -117,6 +117,26 @@ def attractor_measures(f: Callable, train: torch.Tensor, starts: torch.Tensor, i
     return measures, jacobian_radii(f, train)
 
 
+def attractor_band_measures(name: str, nets: Sequence[Callable], train: torch.Tensor, starts: torch.Tensor,
+                            iterations: Sequence[int]) -> tuple[dict, torch.Tensor]:
+    """`attractor_measures` for each net of a seed band trained on `train`, as metrics named for figure `name`:
+    ``{name}.<measure>`` (one value per net, a band) and ``{name}.eps`` (once: it depends on `train` only), with
+    Theorem 2's test at every training example: ``thm2.{name}.attractor_fraction`` (Jacobian radius < 1),
+    ``thm2.{name}.median_radius`` and ``thm2.{name}.max_radius``. Also returns the radii of every net,
+    concatenated ((len(nets) * M,))."""
+    band, radii_all = {}, []
+    for f in nets:
+        measures, radii = attractor_measures(f, train, starts, iterations)
+        eps = measures.pop("eps")
+        measures = {**{f"{name}.{k}": v for k, v in measures.items()},
+                    f"thm2.{name}.attractor_fraction": (radii < 1).float().mean().item(),
+                    f"thm2.{name}.median_radius": radii.median().item(), f"thm2.{name}.max_radius": radii.max().item()}
+        for key, value in measures.items():
+            band.setdefault(key, []).append(value)
+        radii_all.append(radii)
+    return {**band, f"{name}.eps": eps}, torch.cat(radii_all)
+
+
 # ---------------------------------------------------------------- the untrained twin (issue 27)
 
 UNTRAINED_MARGIN = 0.05   # a trained net's point-map / attractor score must beat its untrained twin's by this much

@@ -16,6 +16,7 @@ import os
 
 from . import data
 from .recipes import paper1 as R1
+from .recipes import paper2 as R2
 from .runtime import MemlibError, pick
 
 TOUR = "00_tour"
@@ -55,17 +56,19 @@ def identity(profile_name: str | None = None):
 
 
 def attractors(profile_name: str | None = None):
-    """Paper 2's explorer as notebook 02 builds it (the Fig 3a / 3b digit autoencoders)."""
+    """Paper 2's explorer as notebook 02 builds it (the Fig 3a / 3b digit autoencoders, recipe: memlib.recipes.paper2):
+    its first view is the first net of the notebook's Fig 3 band (seed 0 + the band's first offset)."""
     from .widgets.attractors import attractors_explorer
     p = profile(profile_name)
     name, root = _digits_root()
     x_train_all, _ = data.load_images(name, root=root)
     x_test_all, _ = data.load_images(name, split="test", root=root)
-    n3a, n3b = pick(p, smoke=(10, 5), quick=(100, 20), paper=(100, 20))
-    w3a = w3b = pick(p, smoke=32, quick=128, paper=128)
-    return attractors_explorer(iterations=50, steps=pick(p, smoke=100, quick=40_000, paper=100_000), seed=0,
-                               autoencoders={f"Fig 3b: 14 x {w3b} on {n3b} digits": (n3b, 14, w3b),
-                                             f"Fig 3a: 7 x {w3a} on {n3a} digits": (n3a, 7, w3a)},
+    nets = pick(p, **R2.FIG3_NETS)
+    label = {"fig3a": "Fig 3a", "fig3b": "Fig 3b"}
+    return attractors_explorer(iterations=50, steps=pick(p, **R2.FIG3_STEPS), seed=R2.fig3_seeds(p, 0)[0],
+                               activation=R2.FIG3_ACTIVATION, fit=R2.FIG3_FIT,
+                               autoencoders={f"{label[k]}: {layers} x {width} on {n} digits": (n, layers, width)
+                                             for k, (n, layers, width) in sorted(nets.items(), reverse=True)},
                                train_pool=x_train_all, test_pool=x_test_all)
 
 

@@ -94,6 +94,15 @@ def test_seed_bands_need_every_seed_and_a_margin():
     assert claims.band_holds([0.2, 0.1, 0.15], "<", 0.5)[0] and not claims.band_holds([0.2, float("nan")], "<", 0.5)[0]
 
 
+def test_an_inclusive_bound_holds_for_a_band_that_sits_on_it():
+    """">= 1" (e.g. every training digit an attractor) holds when every seed is exactly 1: no spread, no margin
+    to lose; a strict bound does not, and one seed below fails either way."""
+    assert claims.band_holds([1.0, 1.0, 1.0], ">=", 1.0)[0] and claims.band_holds([0.0, 0.0, 0.0], "<=", 0.0)[0]
+    assert not claims.band_holds([1.0, 1.0, 1.0], ">", 1.0)[0]
+    assert not claims.band_holds([1.0, 1.0, 0.95], ">=", 1.0)[0]
+    assert not claims.band_holds([1.0, 1.0, 1.01, 1.0], ">=", 1.02)[0]
+
+
 def _results(tmp_path, metrics, profile="quick", nb=claims.NOTEBOOKS[1]):
     d = tmp_path / profile / nb
     d.mkdir(parents=True, exist_ok=True)

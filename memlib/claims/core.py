@@ -335,7 +335,7 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
     mean = sum(d) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
     margin = mean - 2 * se if op in (">", ">=") else -(mean + 2 * se)
-    ok = every and margin > 0
+    ok = every and (margin > 0 or (op in (">=", "<=") and margin >= 0))   # ">= 1" holds for a band all at 1
     parts = [f"seeds {_fmt(vs)} vs {_fmt(ts if len(set(map(float, ts))) > 1 else ts[0])}"]
     if not every:
         parts.append(f"fails for {sum(not OPS[op](float(v), float(t)) for v, t in zip(vs, ts))} of {n} seeds")

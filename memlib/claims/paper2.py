@@ -30,15 +30,7 @@ SAME_NETS = ("full and paper train the same nets as quick (notebook 02: the same
 
 
 # Why some claims about trained nets are still judged on one seed (issue 26), and what would give each a band.
-FIG3_ONE_SEED = ("cost: Fig 3's two nets train 40,000 full-batch Adam steps each, about 190 s of notebook 02's ~510 s at "
-                 "quick on the 2-core CPU, so 3 more seeds would add ~380 s. Its recipe was chosen on seed 0 (the notebook's "
-                 "Fig 3 section), so a band must use other seeds: seed+1..seed+3, at the full profile or on a GPU")
-TABLE_ONE_SEED = ("two reasons: cost (Tables 1-2 take ~50 s at quick; 3 seeds add ~100 s, past the band budget with the "
-                  "cheaper bands of notebook 02) and the gate: training stops as soon as the loss passes below 1e-6, the "
-                  "gate's own threshold, so each seed's final loss sits just under it and the "
-                  "2-SE rule of a band would judge where training stopped, not whether the net fitted. A band of 3 seeds "
-                  "(images and init) needs a stopping loss below the gate (e.g. until_loss 1e-7: other nets, the ledger "
-                  "re-measured)")
+
 
 
 def _fixed_points(prefix: str, eps: str | None = None) -> tuple[str, str]:
@@ -131,19 +123,19 @@ CLAIMS: list[Claim] = [
           quote='As shown in Figure 3a, the trajectories converge almost exclusively to the training examples',
           statement='Test digits iterated 1000 times by the 7-layer x 128 autoencoder (leaky ReLU, full-batch Adam; '
                     'notebook 02) trained on 100 MNIST digits end within EPS of a training digit: fraction > 0.9 and '
-                    '0.05 above the same net untrained',
+                    '0.05 above the same net untrained; every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin',
           metric='fig3a.last.converged_fraction', op='>', threshold='fig3a.last.converged_fraction.bar',
           fit=_fixed_points('fig3a'),
-          expect={"quick": R, "paper": R}, one_seed=FIG3_ONE_SEED),
+          expect={"quick": R, "paper": R}),
     Claim('p2.fig3b_superattractors', 2, 'Fig 3b',
           quote='Here the training examples are superattractors: the autoencoder maps arbitrary input images directly '
                 'to a training example',
           statement='The 14-layer x 128 autoencoder on 20 digits maps arbitrary inputs (test digits, noise, squares, '
                     'patterns) to within EPS of a training digit in one application: fraction > 0.9 and 0.05 above the '
-                    'same net untrained',
+                    'same net untrained; every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin',
           metric='fig3b.arbitrary.one_step_fraction', op='>', threshold='fig3b.arbitrary.one_step_fraction.bar',
           fit=_fixed_points('fig3b'),
-          expect={"quick": NR, "paper": NR}, one_seed=FIG3_ONE_SEED,
+          expect={"quick": NR, "paper": NR},
           basis={"paper": "expected not reproduced: full and paper train Fig 3b's net with quick's recipe for 100,000 "
                           "steps (F3_STEPS); in probes with that recipe (benchmarks/RESULTS.md, 2026-11-24, MNIST, seeds "
                           "0-2) one application brought 4-8 of the 10 arbitrary inputs within EPS after 40,000-100,000 "
@@ -157,19 +149,17 @@ CLAIMS: list[Claim] = [
     Claim('p2.thm2_fig3a', 2, 'Theorem 2 / Fig 3a',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3a net passes Theorem 2's test (largest |eigenvalue| of the "
-                    "Jacobian < 1): attractor fraction >= 1 (one seed; in probes beside the notebook at quick's "
-                    "settings the statement held for about two seeds in three)",
+                    "Jacobian < 1): attractor fraction >= 1, every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin",
           metric='thm2.fig3a.attractor_fraction', op='>=', threshold=1.0,
           fit=_fixed_points('fig3a'),
-          expect={"quick": R, "paper": R}, one_seed=FIG3_ONE_SEED),
+          expect={"quick": R, "paper": R}),
     Claim('p2.thm2_fig3b', 2, 'Theorem 2 / Fig 3b',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3b net passes Theorem 2's test (largest |eigenvalue| of the "
-                    "Jacobian < 1): attractor fraction >= 1 (one seed; in probes beside the notebook at quick's "
-                    "settings the statement held for about two seeds in three)",
+                    "Jacobian < 1): attractor fraction >= 1, every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin",
           metric='thm2.fig3b.attractor_fraction', op='>=', threshold=1.0,
           fit=_fixed_points('fig3b'),
-          expect={"quick": R, "paper": R}, one_seed=FIG3_ONE_SEED),
+          expect={"quick": R, "paper": R}),
     # ---- Fig 4: recovery probability (3 seeds) ----
     Claim('p2.fig4_width', 2, 'Fig 4a',
           quote='we found that increasing width and depth both increase the recovery rate',
@@ -243,26 +233,29 @@ CLAIMS: list[Claim] = [
           quote='Memorization does not occur in any of the examples (memorization would be indicated by the spectrum '
                 'containing two eigenvalues that are',
           statement='No net of Table 1 (3x3 images, 2 examples, 2/5/8 layers x 1/16/128 filters) memorizes: the third '
-                    '|eigenvalue| of every operator stays above 1e-2 (Table 2\'s memorization bound)',
+                    '|eigenvalue| of every operator stays above 1e-2 (Table 2\'s memorization bound); every seed of 3 (images and '
+                    'init: seed + 1 .. seed + 3) with the 2-SE margin',
           metric='table1.min_eig3', op='>', threshold=0.01,
-          fit=('table1.max_final_loss < 1e-6',), one_seed=TABLE_ONE_SEED,
+          fit=('table1.max_final_loss < 1e-6',),
           expect={"quick": R, "paper": R},
           basis={"paper": f"predicted: {SAME_NETS}, and quick measured it reproduced"}),
     Claim('p2.table1_depth', 2, 'Table 1',
           quote='The first ... rows of Table 1 show that the lower bound from Theorem 4 is not sufficient for '
                 'memorization ... In fact, the remaining rows of Table 1 show that even',
           statement='The third eigenvalue falls with depth (the table: .98-.99, .7-.78, .08-.14): 8 layers < 5 layers '
-                    '< 2 layers, for every filter count (fraction of filter counts where it holds > 0.99)',
+                    '< 2 layers, for every filter count (fraction of filter counts where it holds > 0.99), every seed of 3 '
+                    'with the 2-SE margin',
           metric='table1.depth_monotone_fraction', op='>', threshold=0.99,
-          fit=('table1.max_final_loss < 1e-6',), one_seed=TABLE_ONE_SEED,
+          fit=('table1.max_final_loss < 1e-6',),
           expect={"quick": R, "paper": R},
           basis={"paper": f"predicted: {SAME_NETS}, and quick measured it reproduced"}),
     Claim('p2.table1_filters', 2, 'Table 1',
           quote='Increasing the number of filters per layer has minimal effect on the spectrum',
           statement='At each depth the third eigenvalue changes by less than 0.1 across 1, 16 and 128 filters (the '
-                    'table\'s own spread is at most 0.08: .78 / .72 / .7); our threshold, fixed before measuring',
+                    'table\'s own spread is at most 0.08: .78 / .72 / .7); our threshold, fixed before measuring; every '
+                    'seed of 3 with the 2-SE margin',
           metric='table1.max_filter_spread', op='<', threshold=0.1,
-          fit=('table1.max_final_loss < 1e-6',), one_seed=TABLE_ONE_SEED,
+          fit=('table1.max_final_loss < 1e-6',),
           expect={"quick": NR, "paper": NR},
           basis={"paper": f"expected not reproduced: {SAME_NETS}; quick measured the 1-filter net's third eigenvalue "
                           "far from the 16- and 128-filter nets' at 2 layers (the why)"},
@@ -273,11 +266,12 @@ CLAIMS: list[Claim] = [
     # ---- Table 2: whole rows ----
     *[Claim(f'p2.table2_{tag}', 2, 'Table 2',
             quote=quote,
-            statement=f'Table 2 row {row}: trained until the loss is below 1e-6, the top {n} |eigenvalues| of the '
-                      f'operator are 1 (within 0.05: the paper lists {top}) and every other is below {bound:g}',
+            statement=f'Table 2 row {row}: trained until the loss is below 1e-7 (the gate: 1e-6), the top {n} |eigenvalues| of the '
+                      f'operator are 1 (within 0.05: the paper lists {top}) and every other is below {bound:g}; every seed '
+                      f'of 3 (image and init) with the 2-SE margin',
             metric=f'table2.{key}.rest_max', op='<', threshold=bound,
             fit=(f'table2.{key}.final_loss < 1e-6', f'table2.{key}.top_error < 0.05'),
-            expect={"quick": q, "paper": q if q == NR else R}, why=why, one_seed=TABLE_ONE_SEED,
+            expect={"quick": q, "paper": q if q == NR else R}, why=why,
             basis={"paper": f"expected not reproduced: {SAME_NETS}; quick measured its rest above the bound (the why)"}
             if q == NR else {})
       for tag, row, key, n, top, bound, q, quote, why in (

@@ -17,6 +17,7 @@ import torch
 
 from .. import data, dynamics, models
 from ..plot import _to_image
+from ..recipes import paper2 as recipe
 from ..runtime import check_choice
 from ..store import fit_cached
 from . import explorer, status_line
@@ -24,9 +25,9 @@ from . import explorer, status_line
 # name -> (training digits, weight layers, width): paper 2, Fig 3a (7 x 128 on 100) and 3b (14 x 128 on 20)
 AUTOENCODERS = {"Fig 3b: 14 x 128 on 20 digits": (20, 14, 128), "Fig 3a: 7 x 128 on 100 digits": (100, 7, 128)}
 STARTS = ("test digit", "noise", "square")
-ACTIVATION = "leaky_relu"                                          # notebook 02's F3_ACTIVATION
-FIT = dict(optimizer="adam", lr=1e-3, schedule="final_decay")    # notebook 02's F3_FIT
-STEPS = 40_000                                                     # notebook 02's F3_STEPS at quick
+ACTIVATION = recipe.FIG3_ACTIVATION                                # notebook 02's Fig 3 recipe (memlib.recipes.paper2)
+FIT = recipe.FIG3_FIT
+STEPS = recipe.FIG3_STEPS["quick"]
 
 
 def start_image(kind: str, index: int, shape, *, test_pool=None) -> torch.Tensor:
