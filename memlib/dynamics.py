@@ -4,7 +4,8 @@
 thousand points stays small); `nearest` names the training example a point ended up at;
 `reach_eps` is the distance that counts as "reached a training example" and
 `fixed_point_distance` says how far the training examples are from being fixed points;
-`attractor_measures` puts these together into Fig 3's numbers for one trained autoencoder.
+`attractor_measures` puts these together into Fig 3's numbers for one trained autoencoder;
+`trajectory_rows` are the images of Fig 3/5's trajectories (`plot.trajectory_rows_grid` draws them).
 """
 from __future__ import annotations
 
@@ -68,6 +69,16 @@ def nearest(x: torch.Tensor, train: torch.Tensor) -> tuple[torch.Tensor, torch.T
     dist = torch.cdist(_flat(x.cpu()), _flat(train.cpu()))      # (N, M)
     d, idx = dist.min(dim=1)
     return idx, d.float()
+
+
+def trajectory_rows(f: Callable, x_train: torch.Tensor, x0: torch.Tensor, iters) -> list[torch.Tensor]:
+    """Paper 2, Fig 3/5 (`plot.trajectory_rows_grid` draws them): one row per start in `x0` (N, C, H, W): its
+    iterates f^t(x0) at the iteration counts `iters` (sorted), then the training example of `x_train`
+    nearest to the last iterate."""
+    iters = sorted(int(t) for t in iters)
+    traj = iterate(f, x0, iters[-1], record=iters)                     # (T, N, C, H, W)
+    idx, _ = nearest(traj[-1], x_train)
+    return [torch.cat([traj[:, i], x_train[idx[i]].unsqueeze(0).cpu()]) for i in range(len(x0))]
 
 
 def jacobian_radii(f: Callable, points: torch.Tensor) -> torch.Tensor:

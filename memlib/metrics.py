@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import torch
 
+from . import linalg
 from .dynamics import iterate, nearest
+from .images import unit_range
 from .models import WEIGHT_TYPES, weight_layers
 from .runtime import MemlibError, planning_expand, planning_sample
 
@@ -400,6 +402,45 @@ def upper_subnetwork(model: torch.nn.Sequential, layers: int) -> torch.nn.Sequen
     return torch.nn.Sequential(RepeatChannels(model[first].in_channels), *list(model)[first:])
 
 
+# The maps paper 1's layer-by-layer figures show (`plot.intermediate_grid`, `plot.layer_maps_side_by_side`,
+# `plot.upper_layers_grid` draw them): each (N, H, W), min-max scaled per image (`images.unit_range`).
+
+def intermediate_maps(model: torch.nn.Module, x: torch.Tensor, *, kinds=("svd",)) -> dict:
+    """Paper 1, Fig 11-14: for each of `kinds` ("svd", "most_correlated", "random": `channel_summaries`),
+    [the inputs `x` (N, 1, H, W), then every layer's output of `model` as that one-image view]."""
+    acts = layer_activations(model, x)
+    summaries = [channel_summaries(a, x) for a in acts]
+    return {k: [unit_range(x[:, 0])] + [unit_range(s[k]) for s in summaries] for k in kinds}
+
+
+def layer_maps(nets: dict, x: torch.Tensor) -> dict:
+    """Paper 1, Fig 25/26: for each net of `nets` (label -> model, all of one depth), [the inputs `x`
+    (N, 1, H, W), then each layer's output as its top singular vector across channels]."""
+    acts = {label: layer_activations(m, x) for label, m in nets.items()}
+    depths = {len(a) for a in acts.values()}
+    if len(depths) != 1:
+        raise ValueError(f"layer_maps needs nets of one depth, got {sorted(depths)} layers")
+    return {label: [unit_range(x[:, 0])] + [unit_range(top_singular_map(a)) for a in layers]
+            for label, layers in acts.items()}
+
+
+def upper_layer_maps(nets, x: torch.Tensor, *, all_layers: bool = True) -> list:
+    """Paper 1, Fig 20-22: the inputs `x` (N, 1, H, W) fed straight into the top layers of trained ConvNets.
+    `nets`: (label, model, k) triples, k = how many top layers. Returns [(row label, maps)]: one row per layer
+    of each top-k subnetwork (`all_layers`; multi-channel outputs as their top singular map), or its final
+    output only; every map min-max scaled on its own (the subnetworks' outputs are not calibrated to the
+    probes' range)."""
+    rows = []
+    for label, model, k in nets:
+        acts = layer_activations(upper_subnetwork(model, k), x)
+        for i, a in enumerate(acts if all_layers else acts[-1:]):
+            n_layers = len(layer_modules(model))
+            layer = n_layers - k + 1 + (i if all_layers else k - 1)
+            rows.append((f"{label}: layer {layer}/{n_layers}" if all_layers else label,
+                         unit_range(a[:, 0] if a.shape[1] == 1 else top_singular_map(a))))
+    return rows
+
+
 # ---------------------------------------------------------------- paper 2: attractors
 
 def nearest_train_corr(points: torch.Tensor, x_train: torch.Tensor) -> torch.Tensor:
@@ -461,7 +502,6 @@ def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float 
     eigenvectors from span X), `stored` (eigenpairs with |lambda - 1| < `value_tol` whose
     eigenvector lies within `resid_tol` of span X) and `rank_excess` = sigma_{m+1} / sigma_1 with
     m = min(dim span X, r_min): below `rank_rtol` exactly when rank <= m, the Conjecture's rank."""
-    from . import linalg
     shape = tuple(x.shape[1:])
     A = linalg.operator_matrix(model, shape)
     vals, imgs = linalg.eigenimages(A, shape)
@@ -501,8 +541,6 @@ def appendix_d_row(row: dict, x: torch.Tensor, *, near_tol: float) -> dict:
     (n, c, s, s): eigenvalues near 1 (`near1`, and `near1_error` = |count - dim span X|), `stored`, `rank`,
     `rank_excess`, and Table 1's training MSE after min-max scaling with the operator truncated to its top
     dim-span-X (`mse_ratio`) or numerical-rank (`mse_ratio_at_numerical_rank`) singular values."""
-    from . import linalg
-    from .plot import unit_range
     U, S, Vh = torch.linalg.svd(row["A"])
     X = x.reshape(len(x), -1).double()                                             # (n, d)
     mse = lambda A: ((unit_range(X @ A.T) - unit_range(X)) ** 2).mean().item()     # noqa: E731

@@ -1,4 +1,10 @@
-"""Paper-style figures: image grids (first row inputs, then one row per model), heatmaps, curves."""
+"""Paper-style figures: image grids (first row inputs, then one row per model), heatmaps, curves.
+
+Plotting draws what it is given: the maps, scores and records a figure shows are computed by the caller or by
+the computing modules (`metrics.intermediate_maps`, `metrics.layer_maps`, `metrics.upper_layer_maps`,
+`dynamics.trajectory_rows`, `rho.run_ends`, `linalg.numerical_rank`). The one exception is `trajectory_grid`,
+kept with its signature for notebook 02 (it iterates the map through `dynamics.trajectory_rows`).
+"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,6 +12,9 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
+
+from .dynamics import trajectory_rows
+from .images import unit_range   # also plot.unit_range (notebooks 02 and 03 call it)
 
 
 def _to_image(t: torch.Tensor) -> np.ndarray:
@@ -164,20 +173,17 @@ def band_curves(xs, bands, *, ax=None, label="", linestyle="-", marker="o", xlab
     return ax
 
 
-def layer_maps_side_by_side(nets: dict, x: torch.Tensor, *, col_names=None, title=None, scale: float = 0.75):
-    """Paper 1, Fig 25/26: nets of one depth side by side, layer by layer. Rows: the input, then each
-    layer's output as its top singular vector across channels (min-max scaled per image); columns:
-    for each net of `nets` (label -> model, e.g. "3 ch, init"), the inputs `x` (N, 1, H, W)."""
-    from . import metrics
-    acts = {label: metrics.layer_activations(m, x) for label, m in nets.items()}
-    depths = {len(a) for a in acts.values()}
+def layer_maps_side_by_side(maps: dict, *, col_names=None, title=None, scale: float = 0.75):
+    """Paper 1, Fig 25/26: nets of one depth side by side, layer by layer. `maps` is `metrics.layer_maps(nets, x)`:
+    {net label (e.g. "3 ch, init"): [the inputs, then each layer's top singular map], each (N, H, W) in [0, 1]}.
+    Rows: the input, then each layer; columns: for each net, the N inputs."""
+    depths = {len(m) for m in maps.values()}
     if len(depths) != 1:
-        raise ValueError(f"layer_maps_side_by_side needs nets of one depth, got {sorted(depths)} layers")
-    rows = [torch.cat([unit_range(x[:, 0])] * len(nets))]
-    for layer in range(depths.pop()):
-        rows.append(torch.cat([unit_range(metrics.top_singular_map(a[layer])) for a in acts.values()]))
-    names = col_names or [str(i) for i in range(len(x))]
-    cols = [f"{label}\n{n}" for label in nets for n in names]
+        raise ValueError(f"layer_maps_side_by_side needs nets of one depth, got {sorted(d - 1 for d in depths)} layers")
+    rows = [torch.cat([m[i] for m in maps.values()]) for i in range(depths.pop())]
+    n = len(next(iter(maps.values()))[0])
+    names = col_names or [str(i) for i in range(n)]
+    cols = [f"{label}\n{name}" for label in maps for name in names]
     return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(rows))],
                       col_labels=cols, scale=scale, title=title)
 
@@ -213,59 +219,44 @@ def layer_curves(ax, curves: dict, *, xlabel="layer", ylabel="", title=None, log
     return ax
 
 
-def unit_range(t: torch.Tensor) -> torch.Tensor:
-    """Scale each image of (N, ...) to [0, 1] (min-max), for showing maps of arbitrary range."""
-    flat = t.reshape(len(t), -1).float()
-    lo, hi = flat.min(1, keepdim=True).values, flat.max(1, keepdim=True).values
-    return ((flat - lo) / (hi - lo).clamp_min(1e-12)).reshape(t.shape)
-
-
-def intermediate_grid(model, x, *, kinds=("svd",), col_names=None, title=None, scale: float = 0.55):
-    """Paper 1, Fig 11-14: rows = the input then every layer of `model`, columns = the inputs `x`
-    (N, 1, H, W) under each of `kinds` ("svd", "most_correlated", "random": see
-    `metrics.channel_summaries`). Every map is min-max scaled on its own."""
-    from . import metrics
-    acts = metrics.layer_activations(model, x)
-    rows = [torch.cat([unit_range(x[:, 0])] * len(kinds))]
-    for a in acts:
-        s = metrics.channel_summaries(a, x)
-        rows.append(torch.cat([unit_range(s[k]) for k in kinds]))
-    names = col_names or [str(i) for i in range(len(x))]
+def intermediate_grid(maps: dict, *, col_names=None, title=None, scale: float = 0.55):
+    """Paper 1, Fig 11-14: rows = the input then every layer of a net, columns = its N inputs under each kind
+    of channel summary. `maps` is `metrics.intermediate_maps(model, x, kinds=...)`: {kind ("svd",
+    "most_correlated", "random"): [the inputs, then each layer's map], each (N, H, W) in [0, 1]}."""
+    kinds = list(maps)
+    n_rows, n = len(maps[kinds[0]]), len(maps[kinds[0]][0])
+    rows = [torch.cat([maps[k][i] for k in kinds]) for i in range(n_rows)]
+    names = col_names or [str(i) for i in range(n)]
     short = {"svd": "SV", "most_correlated": "max-corr", "random": "ch. 0"}
-    cols = [f"{short[k]}\n{n}" if len(kinds) > 1 else n for k in kinds for n in names]
-    return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, len(acts) + 1)],
+    cols = [f"{short[k]}\n{name}" if len(kinds) > 1 else name for k in kinds for name in names]
+    return image_grid(rows, row_labels=["input"] + [f"layer {i}" for i in range(1, n_rows)],
                       col_labels=cols, scale=scale, title=title)
 
 
-def upper_layers_grid(nets, x, *, show, all_layers: bool = True, col_labels=None, title=None, scale: float = 0.55):
-    """Paper 1, Fig 20-22: the inputs `x` (N, 1, H, W) fed straight into the top layers of trained
-    ConvNets. `nets`: (label, model, k) triples, k = how many top layers. One row per layer of each
-    top-k subnetwork (`all_layers`; multi-channel outputs as their top singular map), or its final
-    output only; every map min-max scaled on its own (the subnetworks' outputs are not calibrated to
-    the probes' range). `show` maps the inputs to displayable [0, 1] images."""
-    from . import metrics
-    rows, labels = [show(x)], ["input"]
-    for label, model, k in nets:
-        acts = metrics.layer_activations(metrics.upper_subnetwork(model, k), x)
-        for i, a in enumerate(acts if all_layers else acts[-1:]):
-            rows.append(unit_range(a[:, 0] if a.shape[1] == 1 else metrics.top_singular_map(a)))
-            n_layers = len(metrics.layer_modules(model))
-            layer = n_layers - k + 1 + (i if all_layers else k - 1)
-            labels.append(f"{label}: layer {layer}/{n_layers}" if all_layers else label)
+def upper_layers_grid(inputs: torch.Tensor, layers, *, col_labels=None, title=None, scale: float = 0.55):
+    """Paper 1, Fig 20-22: probes fed straight into the top layers of trained ConvNets. The first row shows
+    `inputs` (the probes as displayable [0, 1] images); then one row per (label, maps) of `layers`, which is
+    `metrics.upper_layer_maps(nets, x, all_layers=...)`."""
+    rows, labels = [inputs], ["input"]
+    for label, m in layers:
+        rows.append(m)
+        labels.append(label)
     return image_grid(rows, row_labels=labels, col_labels=col_labels, scale=scale, title=title)
 
 
 # ---------------------------------------------------------------- paper 2: attractors
 
-def trajectory_grid(f, x_train: torch.Tensor, x0: torch.Tensor, iters, *, title=None, scale: float = 0.8):
-    """Paper 2, Fig 3/5: one row per start in `x0` (N, C, H, W): its iterates f^t(x0) at the
-    iteration counts `iters`, then the training example of `x_train` nearest to the last iterate."""
-    from .dynamics import iterate, nearest
+def trajectory_rows_grid(rows, iters, *, title=None, scale: float = 0.8):
+    """Paper 2, Fig 3/5: `rows` from `dynamics.trajectory_rows(f, x_train, x0, iters)`, one per start: its
+    iterates at the iteration counts `iters`, then the training example nearest to the last iterate."""
     iters = sorted(int(t) for t in iters)
-    traj = iterate(f, x0, iters[-1], record=iters)                     # (T, N, C, H, W)
-    idx, _ = nearest(traj[-1], x_train)
-    rows = [torch.cat([traj[:, i], x_train[idx[i]].unsqueeze(0).cpu()]) for i in range(len(x0))]
     return image_grid(rows, col_labels=[f"t={t}" for t in iters] + ["NN train"], title=title, scale=scale)
+
+
+def trajectory_grid(f, x_train: torch.Tensor, x0: torch.Tensor, iters, *, title=None, scale: float = 0.8):
+    """`trajectory_rows_grid` of `dynamics.trajectory_rows(f, x_train, x0, iters)`: the one figure here that
+    computes what it draws, kept with this signature for notebook 02 (new callers use the two parts)."""
+    return trajectory_rows_grid(trajectory_rows(f, x_train, x0, iters), iters, title=title, scale=scale)
 
 
 def spectrum_table(rows, columns) -> str:
@@ -277,17 +268,17 @@ def spectrum_table(rows, columns) -> str:
 
 # ---------------------------------------------------------------- paper 3: downsampling
 
-def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, rank_rtol: float | None = None):
+def operator_heatmaps(mats: dict, *, title=None, ncols: int = 3, ranks: dict | None = None):
     """Small operator matrices (name -> (d, d)) side by side, red/blue in [-1, 1], values written in
-    (paper 3, Fig 4: A_X of Network DS); `rank_rtol` adds the numerical rank to each title."""
-    from .linalg import numerical_rank
+    (paper 3, Fig 4: A_X of Network DS); `ranks` (name -> numerical rank, e.g. `linalg.numerical_rank`) adds
+    each matrix's rank to its title."""
     n = len(mats)
     nrows = -(-n // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 3.1 * nrows), squeeze=False,
                              constrained_layout=True)
     for ax, (name, A) in zip(axes.flat, mats.items()):
         a = np.asarray(A, dtype=float)
-        label = name if rank_rtol is None else f"{name}: rank {numerical_rank(torch.as_tensor(a), rtol=rank_rtol)}"
+        label = name if ranks is None else f"{name}: rank {ranks[name]}"
         heatmap(a, xlabels=range(a.shape[1]), ylabels=range(a.shape[0]), vmin=-1, vmax=1, cmap="RdBu_r",
                 title=label, title_size=9, ax=ax, cbar=False, square=True)
         ax.tick_params(axis="y", labelrotation=0)
@@ -425,10 +416,8 @@ def seed_band(ax, epochs, series_list, *, label: str, color: str, logy: bool = F
 
 def error_vs_rho(ax, groups: dict, *, title: str | None = None):
     """Paper 4, Observation 3: test error (last 10 % of epochs averaged) against the final rho, one point
-    per run; `groups` {label: list of records (None skipped)}, one colour per label."""
-    from .rho import end_metrics
-    for i, (label, recs) in enumerate(groups.items()):
-        ends = [end_metrics(r) for r in recs if r is not None]
+    per run; `groups` {label: `rho.run_ends(records)`, a list of `rho.end_metrics` dicts}, one colour per label."""
+    for i, (label, ends) in enumerate(groups.items()):
         ax.scatter([e["rho_end"] for e in ends], [e["test_error_end"] for e in ends], color=f"C{i}",
                    label=label, s=22)
     ax.set_xscale("log")

@@ -513,6 +513,11 @@ def run_metrics(tag: str, runs: dict) -> dict:
     return out
 
 
+def run_ends(records: list) -> list[dict]:
+    """`end_metrics` of each run of `records` (None, a diverged run, skipped): what `plot.error_vs_rho` draws."""
+    return [end_metrics(r) for r in records if r is not None]
+
+
 BAND_KEYS = ("train_errors_end", "loss_ratio", "rho_end", "rho_max_drop", "margin_mean_end", "test_error_end",
              "nc2_end", "nc3_end", "nc4_end")
 

@@ -127,9 +127,9 @@ def test_functions_on_a_trained_net_give_the_cpus_numbers(gpu, on_cpu, tol, name
 
 
 @pytest.mark.parametrize("name,call", [
-    ("intermediate_grid", lambda m: plot.intermediate_grid(m, X[:2], kinds=("svd", "most_correlated", "random"))),
-    ("upper_layers_grid", lambda m: plot.upper_layers_grid([("net", m, 2)], X[:2], show=lambda t: t)),
-    ("layer_maps_side_by_side", lambda m: plot.layer_maps_side_by_side({"a": m}, X[:2])),
+    ("intermediate_grid", lambda m: plot.intermediate_grid(metrics.intermediate_maps(m, X[:2], kinds=("svd", "most_correlated", "random")))),
+    ("upper_layers_grid", lambda m: plot.upper_layers_grid(X[:2], metrics.upper_layer_maps([("net", m, 2)], X[:2]))),
+    ("layer_maps_side_by_side", lambda m: plot.layer_maps_side_by_side(metrics.layer_maps({"a": m}, X[:2]))),
 ])
 def test_figures_of_a_trained_net_draw_on_the_gpu(gpu, name, call):
     import matplotlib.pyplot as plt

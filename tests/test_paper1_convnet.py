@@ -77,11 +77,11 @@ def test_band_plots_build():
 def test_layer_maps_side_by_side_layout():
     x = torch.rand(2, 1, 9, 9)
     nets = {"a": models.convnet(3, channels=3), "b": models.convnet(3, channels=5)}
-    fig = plot.layer_maps_side_by_side(nets, x, col_names=["p", "q"], title="t")
+    fig = plot.layer_maps_side_by_side(metrics.layer_maps(nets, x), col_names=["p", "q"], title="t")
     assert len(fig.axes) == (1 + 3) * (2 * 2)                # input + 3 layers, 2 nets x 2 inputs
     assert fig.axes[0].get_title() == "a\np"
     with pytest.raises(ValueError):
-        plot.layer_maps_side_by_side({"a": models.convnet(2), "b": models.convnet(3)}, x)
+        metrics.layer_maps({"a": models.convnet(2), "b": models.convnet(3)}, x)
     matplotlib.pyplot.close("all")
 
 

@@ -186,9 +186,9 @@ def test_layer_figures():
     assert torch.allclose(u.flatten(1).min(1).values, torch.zeros(3)) and torch.allclose(u.flatten(1).max(1).values, torch.ones(3))
     net = models.convnet(3, channels=2).eval()
     x = torch.rand(2, 1, 6, 6)
-    fig = plot.intermediate_grid(net, x, kinds=("svd", "most_correlated", "random"), title="t")
+    fig = plot.intermediate_grid(metrics.intermediate_maps(net, x, kinds=("svd", "most_correlated", "random")), title="t")
     assert len(fig.axes) == (1 + 3) * (3 * 2)                  # rows: input + 3 layers; columns: 3 kinds x 2
-    fig = plot.upper_layers_grid([("a", net, 2), ("b", net, 1)], x, show=lambda v: v.clamp(0, 1), title="t")
+    fig = plot.upper_layers_grid(x.clamp(0, 1), metrics.upper_layer_maps([("a", net, 2), ("b", net, 1)], x), title="t")
     assert len(fig.axes) == (1 + 2 + 1) * 2
     fig, ax = plt.subplots()
     plot.layer_curves(ax, {"a": np.ones((3, 4)), "b": np.arange(4.0)}, reference=("r", np.zeros((2, 4))))

@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from memlib import plot  # noqa: E402
+from memlib import linalg, plot  # noqa: E402
 
 
 def _cells(ax) -> list[str]:
@@ -15,8 +15,9 @@ def _cells(ax) -> list[str]:
 
 def test_operator_heatmaps_draw_each_matrix_through_the_one_heatmap_with_one_shared_colour_bar():
     a = np.array([[0.5, -0.25], [1.0, 0.0]])
-    fig = plot.operator_heatmaps({"A": a, "I": np.eye(2), "Z": np.zeros((2, 2))}, title="ops", ncols=2,
-                                 rank_rtol=1e-6)
+    mats = {"A": a, "I": np.eye(2), "Z": np.zeros((2, 2))}
+    fig = plot.operator_heatmaps(mats, title="ops", ncols=2,
+                                 ranks={k: linalg.numerical_rank(m, rtol=1e-6) for k, m in mats.items()})
     panels = [ax for ax in fig.axes if ax.texts]
     assert [ax.get_title() for ax in panels] == ["A: rank 2", "I: rank 2", "Z: rank 0"]
     assert _cells(panels[0]) == ["0.50", "-0.25", "1.00", "0.00"]                  # row by row, .2f
