@@ -1,11 +1,13 @@
 """memlib: the thin library behind the memorization-repro notebooks.
 
 One module per concept (see DESIGN.md): data, models, train (the one training loop), metrics,
-theory, plot, store (results + model cache), claims, runtime (device, seed, profiles).
+theory, plot, run (a notebook's run context: results, metrics, provenance), store (the model cache),
+claims, runtime (device, seed, profiles).
 Nothing is downloaded or trained at import.
 """
 from .runtime import MemlibError, get_device, pick, seed_everything, set_device
-from .store import Run, fit_cached
+from .run import Run
+from .store import fit_cached
 from .train import History, TrainingDiverged, fit
 
 __version__ = "0.1.0"

@@ -36,7 +36,7 @@ class DatasetMissing(MemlibError, FileNotFoundError):
     """A dataset's files are not where they should be."""
 
 
-used: set = set()   # the datasets loaded in this session (store.Run writes them into provenance.json)
+used: set = set()   # the datasets loaded in this session (run.Run writes them into provenance.json)
 
 
 def load_images(name: str, *, split: str = "train", root=None, download: bool = False):

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from memlib import data, models, runtime, store, tour
+from memlib import Run, data, models, runtime, store, tour
 from memlib.recipes import paper1 as recipe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +167,7 @@ def test_tour_page_renders_every_explorer_and_a_control_redraws(tour_url, tmp_pa
 
 
 def test_explorer_after_a_batch_run_reads_its_models_from_the_cache(tmp_path, monkeypatch):
-    """A batch run (store.Run in the repo, working folder the repo) caches notebook 01's smoke ConvNet; the tour's
+    """A batch run (memlib.Run in the repo, working folder the repo) caches notebook 01's smoke ConvNet; the tour's
     paper 1 explorer opened from notebooks/ (JupyterLab's and Voila's working folder) finds it: one hit, no miss."""
     pytest.importorskip("ipywidgets")
     repo = tmp_path / "repo"
@@ -178,7 +178,7 @@ def test_explorer_after_a_batch_run_reads_its_models_from_the_cache(tmp_path, mo
     monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
     monkeypatch.setenv("MEMLIB_TOUR_PROFILE", "smoke")
     monkeypatch.chdir(repo)
-    run = store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir="results")
+    run = Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir="results")
     x_img, _ = data.training_digit(size=28)
     x = data.standardize(x_img)
     store.fit_cached(functools.partial(models.convnet, 3, channels=4), x, seed=0, progress=False,   # notebook 01's

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from memlib import claims, data, store
+from memlib import Run, claims, data, store
 from memlib.claims import report as claims_report
 
 
@@ -31,7 +31,7 @@ def test_auto_reads_the_environment_then_the_repo_data_folder(tmp_path, monkeypa
 
 def test_auto_falls_back_to_the_embedded_set_and_says_so(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MEMLIB_DATA_ROOT", str(tmp_path))             # an empty data root
-    run = store.Run("02_attractors", profile="smoke", device="cpu", results_dir=tmp_path / "r", data_root="auto")
+    run = Run("02_attractors", profile="smoke", device="cpu", results_dir=tmp_path / "r", data_root="auto")
     assert run.dataset("mnist", fallback="digits", used_for="Fig 3") == "digits"
     out = capsys.readouterr().out
     assert "mnist is not under" in out and "Fig 3 reads the embedded 'digits'" in out and "data fetch mnist" in out
@@ -44,7 +44,7 @@ def test_auto_falls_back_to_the_embedded_set_and_says_so(tmp_path, monkeypatch, 
 def test_an_explicit_root_or_the_paper_profile_must_hold_the_set(tmp_path, monkeypatch, profile, data_root):
     monkeypatch.setenv("MEMLIB_DATA_ROOT", str(tmp_path))
     root = str(tmp_path) if data_root == "EXPLICIT" else data_root
-    run = store.Run("02_attractors", profile=profile, device="cpu", results_dir=tmp_path / "r", data_root=root)
+    run = Run("02_attractors", profile=profile, device="cpu", results_dir=tmp_path / "r", data_root=root)
     with pytest.raises(data.DatasetMissing, match=r"lacks mnist: expected .*train-images-idx3-ubyte"):
         run.dataset("mnist", fallback="digits")
 

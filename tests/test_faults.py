@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from memlib import claims, models, runtime, store
+from memlib import Run, claims, models, runtime, store
 from memlib.cli.common import resolve_names
 from memlib.cli.main import main
 from memlib.cli.notebooks import swap_in
@@ -56,7 +56,7 @@ def test_a_successful_run_swaps_in_as_a_whole(tmp_path):
 
 
 def test_metrics_written_before_a_crash_are_no_finished_run(tmp_path):
-    run = store.Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
+    run = Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
     run.log(**{"fig2.linear1_vs_eq1_rel_err": 1e-6})                     # ... and the kernel dies here
     report = claims.check(tmp_path, "quick")
     assert all(r["outcome"] == NOT_RUN for r in report["claims"] if r["notebook"] == NB1)
@@ -153,7 +153,7 @@ def test_the_same_notebook_named_twice_runs_once():
 
 
 def test_metrics_json_stays_valid_json_with_nan_and_inf(tmp_path):
-    run = store.Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
+    run = Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
     run.log(a=float("nan"), b=[1.0, float("inf")], c=float("-inf"))
     text = (run.dir / "metrics.json").read_text()
     json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
@@ -296,7 +296,7 @@ def test_bad_model_sizes_are_one_clear_error(call):
 
 
 def test_provenance_names_the_datasets_loaded(tmp_path):
-    run = store.Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
+    run = Run(NB1, profile="quick", device="cpu", results_dir=tmp_path)
     data.load_images("digits")
     run.finish()
     assert json.loads((run.dir / "provenance.json").read_text())["datasets"] == ["digits"]

@@ -4,7 +4,7 @@ import functools
 import pytest
 import torch
 
-from memlib import models, runtime, store, train
+from memlib import Run, models, runtime, store, train
 
 
 def test_cache_hit_does_not_retrain(tmp_path, monkeypatch):
@@ -67,7 +67,7 @@ def test_lambda_builders_are_refused():
 
 
 def test_run_writes_metrics_and_provenance(tmp_path):
-    run = store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)
+    run = Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)
     run.log(**{"fig2.linear1_vs_eq1_rel_err": 1e-6, "band": torch.tensor([0.5, 0.25]), "one": torch.tensor(2.0)})
     hist = lambda loss: type("H", (), {"final_loss": loss})()
     ratios = run.log_fit("fig3a.depth5", [hist(0.1), hist(0.2)], torch.full((1, 4), 2.0))   # zero prediction's MSE: 4
@@ -79,10 +79,10 @@ def test_run_writes_metrics_and_provenance(tmp_path):
     assert (d / "metrics.json").exists() and (d / "provenance.json").exists()
     assert json.loads((d / "provenance.json").read_text())["numerics"]["policy"] == runtime.NUMERICS
     assert rows and all(r["outcome"] in ("reproduced", "not reproduced", "not run") for r in rows)
-    store.Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)   # a new run starts:
+    Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir=tmp_path)   # a new run starts:
     assert not (d / "provenance.json").exists() and not (d / "metrics.json").exists()         # no stale results
     with pytest.raises(ValueError, match="smoke, quick, full, paper"):
-        store.Run("x", profile="fast", results_dir=tmp_path)
+        Run("x", profile="fast", results_dir=tmp_path)
 
 
 def test_seed_band_trains_misses_together_and_shares_fit_cacheds_keys(tmp_path, monkeypatch):

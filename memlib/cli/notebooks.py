@@ -111,7 +111,7 @@ def run(args) -> int:
         stage = results / args.profile / f".{name}.running-{os.getpid()}"
         shutil.rmtree(stage, ignore_errors=True)
         stage.mkdir(parents=True)
-        os.environ["MEMLIB_RUN_DIR"] = str(stage)                     # store.Run writes here (the kernel inherits it)
+        os.environ["MEMLIB_RUN_DIR"] = str(stage)                     # run.Run writes here (the kernel inherits it)
         params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
                       data_root=data_root_parameter(args.data_root))
         print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
