@@ -17,7 +17,12 @@ import os
 from . import data
 from .recipes import paper1 as R1
 from .recipes import paper2 as R2
+from .rho import binary_task
 from .runtime import MemlibError, pick
+from .widgets import identity as W1   # the explorers' modules: their functions read at each call
+from .widgets import attractors as W2
+from .widgets import downsampling as W3
+from .widgets import rho as W4
 
 TOUR = "00_tour"
 PROFILES = ("smoke", "quick")
@@ -40,63 +45,58 @@ def _digits_root():
 
 def identity(profile_name: str | None = None):
     """Paper 1's explorer as notebook 01 builds it (its settings from memlib.recipes.paper1)."""
-    from .widgets.identity import identity_explorer
     p = profile(profile_name)
     _, root = _digits_root()
     x_img, _ = data.training_digit(size=28, root=root)
     panel, names = data.probe_panel(x_img, root=root, seed=0)
     depths, width, x_train = pick(p, **R1.DEPTHS), pick(p, **R1.WIDTH), data.standardize(x_img)
-    return identity_explorer(x_train, data.standardize(panel),
-                             steps={"convnet": pick(p, **R1.DEPTH_STEPS), "fcn": pick(p, **R1.FCN_STEPS)},
-                             recipes={"convnet": R1.depth_fit(p, x_train)},
-                             clip_grad_norm=pick(p, **R1.SGD_FIT)["clip_grad_norm"],   # the FCNs' SGD
-                             depth=5 if 5 in depths else depths[-1],
-                             channels=pick(p, **R1.CHANNELS), max_depth=max(20, max(depths)),
-                             channel_choices=(4, 8, 16, 32, 64, 128, width), names=names)
+    return W1.identity_explorer(x_train, data.standardize(panel),
+                                steps={"convnet": pick(p, **R1.DEPTH_STEPS), "fcn": pick(p, **R1.FCN_STEPS)},
+                                recipes={"convnet": R1.depth_fit(p, x_train)},
+                                clip_grad_norm=pick(p, **R1.SGD_FIT)["clip_grad_norm"],   # the FCNs' SGD
+                                depth=5 if 5 in depths else depths[-1],
+                                channels=pick(p, **R1.CHANNELS), max_depth=max(20, max(depths)),
+                                channel_choices=(4, 8, 16, 32, 64, 128, width), names=names)
 
 
 def attractors(profile_name: str | None = None):
     """Paper 2's explorer as notebook 02 builds it (the Fig 3a / 3b digit autoencoders, recipe: memlib.recipes.paper2):
     its first view is the first net of the notebook's Fig 3 band (seed 0 + the band's first offset)."""
-    from .widgets.attractors import attractors_explorer
     p = profile(profile_name)
     name, root = _digits_root()
     x_train_all, _ = data.load_images(name, root=root)
     x_test_all, _ = data.load_images(name, split="test", root=root)
     nets = pick(p, **R2.FIG3_NETS)
     label = {"fig3a": "Fig 3a", "fig3b": "Fig 3b"}
-    return attractors_explorer(iterations=50, steps=pick(p, **R2.FIG3_STEPS), seed=R2.fig3_seeds(p, 0)[0],
-                               activation=R2.FIG3_ACTIVATION, fit=R2.FIG3_FIT,
-                               autoencoders={f"{label[k]}: {layers} x {width} on {n} digits": (n, layers, width)
-                                             for k, (n, layers, width) in sorted(nets.items(), reverse=True)},
-                               train_pool=x_train_all, test_pool=x_test_all)
+    return W2.attractors_explorer(iterations=50, steps=pick(p, **R2.FIG3_STEPS), seed=R2.fig3_seeds(p, 0)[0],
+                                  activation=R2.FIG3_ACTIVATION, fit=R2.FIG3_FIT,
+                                  autoencoders={f"{label[k]}: {layers} x {width} on {n} digits": (n, layers, width)
+                                                for k, (n, layers, width) in sorted(nets.items(), reverse=True)},
+                                  train_pool=x_train_all, test_pool=x_test_all)
 
 
 def downsampling(profile_name: str | None = None):
     """Paper 3's explorer as notebook 03 builds it (smoke and quick train on the embedded photos)."""
-    from .widgets.downsampling import downsampling_explorer
     p = profile(profile_name)
-    return downsampling_explorer(size=pick(p, smoke=8, quick=16, paper=32),
-                                 ab=pick(p, smoke=(4, 12), quick=(64, 192), paper=(64, 192)), nd_ab=(4, 4),
-                                 nl_ab=pick(p, smoke=(4, 12), quick=(16, 48), paper=(128, 128)),
-                                 steps=pick(p, smoke=100, quick=6000, paper=20_000),
-                                 nl_steps=pick(p, smoke=40, quick=3000, paper=20_000),
-                                 lr=pick(p, smoke=1e-3, quick=1e-4, paper=1e-4),
-                                 nl_lr=pick(p, smoke=1e-3, quick=1e-3, paper=1e-4), until_loss=1e-5, seed=0,
-                                 init="default", pool=data.load_images("photos"),
-                                 test_pool=data.load_images("photos", split="test")[0])
+    return W3.downsampling_explorer(size=pick(p, smoke=8, quick=16, paper=32),
+                                    ab=pick(p, smoke=(4, 12), quick=(64, 192), paper=(64, 192)), nd_ab=(4, 4),
+                                    nl_ab=pick(p, smoke=(4, 12), quick=(16, 48), paper=(128, 128)),
+                                    steps=pick(p, smoke=100, quick=6000, paper=20_000),
+                                    nl_steps=pick(p, smoke=40, quick=3000, paper=20_000),
+                                    lr=pick(p, smoke=1e-3, quick=1e-4, paper=1e-4),
+                                    nl_lr=pick(p, smoke=1e-3, quick=1e-3, paper=1e-4), until_loss=1e-5, seed=0,
+                                    init="default", pool=data.load_images("photos"),
+                                    test_pool=data.load_images("photos", split="test")[0])
 
 
 def rho(profile_name: str | None = None):
     """Paper 4's explorer as notebook 04 builds it (smoke and quick: the embedded digits 3 and 8)."""
-    from . import rho as R
-    from .widgets.rho import rho_explorer
     p = profile(profile_name)
-    x, y = R.binary_task(*data.load_images("digits"), (3, 8))
-    x_test, y_test = R.binary_task(*data.load_images("digits", split="test"), (3, 8))
+    x, y = binary_task(*data.load_images("digits"), (3, 8))
+    x_test, y_test = binary_task(*data.load_images("digits", split="test"), (3, 8))
     norms = sorted(set(pick(p, smoke=[0.1, 5.0], quick=[0.1, 1.0, 5.0], paper=[0.1, 1.0, 5.0]) + [0.1, 5.0]
                        + pick(p, smoke=[5.0, 7.0], quick=[5.0, 6.0, 7.0], paper=[5.0, 15.0, 30.0])))
-    return rho_explorer(x, y, epochs=pick(p, smoke=3, quick=300, paper=1000),
-                        width=pick(p, smoke=8, quick=64, paper=64), channels=pick(p, smoke=4, quick=32, paper=64),
-                        x_test=x_test, y_test=y_test, seed=0, norms=norms,
-                        lr_bnwd=pick(p, smoke=0.1, quick=0.01, paper=0.1))
+    return W4.rho_explorer(x, y, epochs=pick(p, smoke=3, quick=300, paper=1000),
+                           width=pick(p, smoke=8, quick=64, paper=64), channels=pick(p, smoke=4, quick=32, paper=64),
+                           x_test=x_test, y_test=y_test, seed=0, norms=norms,
+                           lr_bnwd=pick(p, smoke=0.1, quick=0.01, paper=0.1))

@@ -22,7 +22,7 @@ import json
 import math
 from pathlib import Path
 
-from ..runtime import atomic_write_text
+from ..runtime import MemlibError, atomic_write_text
 from .. import machine
 from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, _fmt, evaluate,
                    ledger_data)
@@ -81,7 +81,6 @@ def outside(metric: str, new, lo: float, hi: float, nan_inside: bool = False) ->
 
 def _read_json(path: Path, *, obj: bool = False):
     """The JSON in `path`, None when there is no file; with `obj`, a JSON object or a MemlibError naming the file."""
-    from ..runtime import MemlibError
     try:
         value = json.loads(path.read_text())
     except FileNotFoundError:
@@ -122,7 +121,6 @@ def decode(metrics: dict, where="metrics.json") -> dict:
     """metrics.json keeps NaN and infinities as the strings "nan", "inf", "-inf" (valid JSON): as floats.
     Anything else than an object of numbers and lists of numbers (a seed band) is a MemlibError naming the
     file (`where`) and the first bad key."""
-    from ..runtime import MemlibError
     fix = "re-run that notebook or delete the file"
     if not isinstance(metrics, dict):
         raise MemlibError(f"{where} holds {_json_kind(metrics)}, not an object of named metrics; {fix}")
@@ -329,10 +327,8 @@ def build(claims, results_dir, profile: str, *, against=None) -> dict:
     if against is not None:
         baseline = _read_json(Path(against))
         if baseline is None:
-            from ..runtime import MemlibError
             raise MemlibError(f"baseline report {against} not found")
         if baseline.get("profile") != profile:
-            from ..runtime import MemlibError
             raise MemlibError(f"baseline {against} is a {baseline.get('profile')!r} report, not {profile!r}; "
                               "compare reports of the same profile")
         comparison = compare(rows, results, baseline)

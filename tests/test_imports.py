@@ -1,0 +1,146 @@
+"""memlib's import structure (issue 29): every import of a memlib module sits at the top of its module, never
+inside a function (where it would hide an import cycle), and the graph of those module-level imports has no
+cycle. Read from the source with `ast`: nothing is imported. Imports of optional third-party packages inside
+functions (ipywidgets, papermill, ray, ...) are allowed."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "memlib"
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of memlib by its dotted name ("memlib.claims" for memlib/claims/__init__.py)."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = ("memlib",) + path.relative_to(PACKAGE).with_suffix("").parts
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _targets(node: ast.Import | ast.ImportFrom, name: str, path: Path) -> list[str]:
+    """The memlib modules an import statement in module `name` loads (none for a third-party import)."""
+    if isinstance(node, ast.Import):
+        return [_existing(a.name) for a in node.names if a.name == "memlib" or a.name.startswith("memlib.")]
+    if node.level:
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        base = ".".join(package[:len(package) - (node.level - 1)] + ([node.module] if node.module else []))
+    elif node.module == "memlib" or (node.module or "").startswith("memlib."):
+        base = node.module
+    else:
+        return []
+    # `from base import x`: the submodule base.x where there is one, else a name of base
+    return sorted({f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else _existing(base) for a in node.names})
+
+
+def _existing(name: str) -> str:
+    """`name`, or the nearest enclosing module that exists (`import memlib.x.y` where y is no module)."""
+    while name not in MODULES and "." in name:
+        name = name.rsplit(".", 1)[0]
+    return name
+
+
+def _imports(name: str, path: Path):
+    """(module-level targets, [(line, function, target) of memlib imports inside a function])."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    top, lazy = set(), []
+
+    def visit(node, function):
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            if isinstance(child, ast.Lambda):
+                inner = function or "<lambda>"
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                for target in _targets(child, name, path):
+                    if function is None:
+                        top.add(target)
+                    else:
+                        lazy.append((child.lineno, function, target))
+            visit(child, inner)
+    visit(tree, None)
+    return top - {name}, lazy
+
+
+def _graph() -> dict[str, set[str]]:
+    return {name: _imports(name, path)[0] for name, path in MODULES.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle per strongly connected component of more than one module (or a module importing itself)."""
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def connect(v):
+        index[v] = low[v] = len(index)
+        stack.append(v), on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            comps.append(set(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    cycles = []
+    for comp in comps:
+        if len(comp) == 1 and not any(v in graph.get(v, ()) for v in comp):
+            continue
+        start = min(comp)                        # a shortest path back to `start` inside the component
+        paths, seen = {start: [start]}, {start}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for v in frontier:
+                for w in sorted(graph.get(v, ()) & comp):
+                    if w == start:
+                        cycles.append(paths[v] + [start])
+                        nxt = frontier = []
+                        break
+                    if w not in seen:
+                        seen.add(w)
+                        paths[w] = paths[v] + [w]
+                        nxt.append(w)
+                if not frontier:
+                    break
+            frontier = nxt
+    return cycles
+
+
+def test_the_scan_sees_every_module_and_resolves_relative_imports():
+    assert {"memlib", "memlib.store", "memlib.plot", "memlib.claims.report", "memlib.cli.main"} <= set(MODULES)
+    graph = _graph()
+    assert "memlib.runtime" in graph["memlib.claims.report"]          # from ..runtime import ...
+    assert "memlib.claims.core" in graph["memlib.claims.report"]      # from .core import ...
+    assert "memlib.cli.main" in graph["memlib.__main__"]              # from .cli.main import main
+    assert "memlib.claims" in graph["memlib.envelope"]                # from . import claims (a package)
+    assert "memlib.runtime" in graph["memlib"]                        # the package's __init__
+
+
+def test_the_cycle_finder_names_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_memlib_module_is_imported_inside_a_function():
+    lazy = [f"{MODULES[name].relative_to(PACKAGE.parent)}:{line} in {function}(): imports {target}"
+            for name, path in MODULES.items() for line, function, target in _imports(name, path)[1]]
+    assert not lazy, "memlib modules imported inside functions (move them to the top):\n" + "\n".join(lazy)
+
+
+def test_the_module_level_imports_have_no_cycle():
+    cycles = _cycles(_graph())
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
