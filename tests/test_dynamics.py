@@ -87,6 +87,30 @@ def test_attractor_measures_closed_form():
     assert shifted["train_max_dist"] == pytest.approx(0.3 * 2 ** 0.5, rel=1e-5)
 
 
+def test_attractor_band_measures_one_value_per_net():
+    """A band of two maps, one halving and one keeping 0.9 of the distance to the nearest training point: one value
+    per net for every measure, Theorem 2's radii 0.5 and 0.9 (attractor fraction 1 for both; the 0.9 map's median
+    radius 0.9), EPS once, and the radii of both nets concatenated."""
+    train = torch.tensor([[0.0, 0.0], [10.0, 0.0]])
+
+    def contract(rate):
+        def f(x):
+            flat = x.reshape(-1, 2)
+            c = train[torch.cdist(flat.detach(), train).argmin(dim=1)]
+            return (c + rate * (flat - c)).reshape(x.shape)
+        return f
+
+    starts = torch.tensor([[0.5, 0.0], [0.0, 1.5], [-3.0, 0.0], [17.0, 0.0]])   # r = 0.5, 1.5, 3, 7
+    band, radii = dynamics.attractor_band_measures("figX", [contract(0.5), contract(0.9)], train, starts, [0, 1])
+    assert band["figX.eps"] == pytest.approx(1.0)
+    assert band["figX.iter1.converged_fraction"] == [0.5, 0.25]      # 0.9 x 1.5 = 1.35 > eps
+    assert band["figX.last.converged_fraction"] == band["figX.iter1.converged_fraction"]
+    assert band["thm2.figX.attractor_fraction"] == [1.0, 1.0]
+    assert band["thm2.figX.median_radius"] == pytest.approx([0.5, 0.9], rel=1e-5)
+    assert radii.shape == (4,) and radii[2:].min().item() == pytest.approx(0.9, rel=1e-5)
+    assert "figX.thm2.attractor_fraction" not in band and band["figX.train_max_dist"] == [0.0, 0.0]
+
+
 def test_nearest_corr_medians_agrees_with_metrics():
     """Fig 5's per-seed numbers: the medians of `metrics.nearest_train_corr` after one application and after the
     last iteration, as the notebook computed them before its seed band."""

@@ -32,3 +32,21 @@ def test_lemma_memorizing_an_arbitrary_image_needs_every_entry():
         P = torch.outer(v, v) / (v @ v)
         assert torch.all(P != 0)
         assert torch.any(P[~theory.conv_operator_support(size, size - 2)] != 0)   # s - 2 layers: a forced zero hit
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_theorem4_one_single_filter_layer_learns_a_full_rank_map(size):
+    """Theorem 4: a single-filter conv autoencoder with kernel 3 and zero padding 1, trained by gradient descent on one
+    s x s image, learns a rank-s² solution. Closed form: the kernel enters linearly, and for a generic image the s²
+    equations k * x = x in the 9 kernel entries have the one solution k = delta (the identity map), so a fitted net is
+    the identity: rank s², every singular value 1. Trained here with memlib's own loop, as notebook 02's tables are."""
+    from memlib.train import fit
+    torch.manual_seed(size)
+    x = torch.randn(1, 1, size, size)
+    net = models.linear_conv_ae(1, 1, init_std=0.1)
+    hist = fit(net, x, steps=20_000, lr=0.1, optimizer="sgd", until_loss=1e-8, progress=False)   # the tables' GD
+    assert hist.final_loss < 1e-6                                        # App. F's "until the loss < 1e-6"
+    A = linalg.operator_matrix(net, (1, size, size))                     # (s², s²)
+    sv = torch.linalg.svdvals(A.double())
+    assert linalg.numerical_rank(A) == size * size and sv.min().item() > 0.9 and sv.max().item() < 1.1
+    torch.testing.assert_close(A.double(), torch.eye(size * size, dtype=torch.float64), atol=0.02, rtol=0)
