@@ -17,6 +17,8 @@ import os
 from . import data
 from .recipes import paper1 as R1
 from .recipes import paper2 as R2
+from .recipes import paper3 as R3
+from .recipes import paper4 as R4
 from .rho import binary_task
 from .runtime import MemlibError, pick
 from .widgets import identity as W1   # the explorers' modules: their functions read at each call
@@ -76,27 +78,24 @@ def attractors(profile_name: str | None = None):
 
 
 def downsampling(profile_name: str | None = None):
-    """Paper 3's explorer as notebook 03 builds it (smoke and quick train on the embedded photos)."""
+    """Paper 3's explorer as notebook 03 builds it (recipe: memlib.recipes.paper3; smoke and quick train on the
+    embedded photos)."""
     p = profile(profile_name)
-    return W3.downsampling_explorer(size=pick(p, smoke=8, quick=16, paper=32),
-                                    ab=pick(p, smoke=(4, 12), quick=(64, 192), paper=(64, 192)), nd_ab=(4, 4),
-                                    nl_ab=pick(p, smoke=(4, 12), quick=(16, 48), paper=(128, 128)),
-                                    steps=pick(p, smoke=100, quick=6000, paper=20_000),
-                                    nl_steps=pick(p, smoke=40, quick=3000, paper=20_000),
-                                    lr=pick(p, smoke=1e-3, quick=1e-4, paper=1e-4),
-                                    nl_lr=pick(p, smoke=1e-3, quick=1e-3, paper=1e-4), until_loss=1e-5, seed=0,
-                                    init="default", pool=data.load_images("photos"),
+    return W3.downsampling_explorer(size=pick(p, **R3.SIZE), ab=pick(p, **R3.AB), nd_ab=R3.ND_AB,
+                                    nl_ab=pick(p, **R3.NL_AB), steps=pick(p, **R3.AB_STEPS),
+                                    nl_steps=pick(p, **R3.NL_STEPS), lr=pick(p, **R3.AB_LR),
+                                    nl_lr=pick(p, **R3.NL_LR), until_loss=R3.AB_UNTIL, seed=0,
+                                    init=R3.DEFAULT_INIT, pool=data.load_images("photos"),
                                     test_pool=data.load_images("photos", split="test")[0])
 
 
 def rho(profile_name: str | None = None):
-    """Paper 4's explorer as notebook 04 builds it (smoke and quick: the embedded digits 3 and 8)."""
+    """Paper 4's explorer as notebook 04 builds it (recipe: memlib.recipes.paper4; smoke and quick: the embedded
+    digits, classes recipe.CLASSES)."""
     p = profile(profile_name)
-    x, y = binary_task(*data.load_images("digits"), (3, 8))
-    x_test, y_test = binary_task(*data.load_images("digits", split="test"), (3, 8))
-    norms = sorted(set(pick(p, smoke=[0.1, 5.0], quick=[0.1, 1.0, 5.0], paper=[0.1, 1.0, 5.0]) + [0.1, 5.0]
-                       + pick(p, smoke=[5.0, 7.0], quick=[5.0, 6.0, 7.0], paper=[5.0, 15.0, 30.0])))
-    return W4.rho_explorer(x, y, epochs=pick(p, smoke=3, quick=300, paper=1000),
-                           width=pick(p, smoke=8, quick=64, paper=64), channels=pick(p, smoke=4, quick=32, paper=64),
-                           x_test=x_test, y_test=y_test, seed=0, norms=norms,
-                           lr_bnwd=pick(p, smoke=0.1, quick=0.01, paper=0.1))
+    classes = pick(p, **R4.CLASSES)
+    x, y = binary_task(*data.load_images("digits"), classes)
+    x_test, y_test = binary_task(*data.load_images("digits", split="test"), classes)
+    return W4.rho_explorer(x, y, epochs=pick(p, **R4.EPOCHS), width=pick(p, **R4.WIDTH),
+                           channels=pick(p, **R4.CHANNELS), x_test=x_test, y_test=y_test, seed=0,
+                           norms=R4.norms(p), lr_bnwd=pick(p, **R4.LR_WD))

@@ -9,7 +9,7 @@ from memlib import linalg
 from memlib.widgets import downsampling as W
 
 TINY = dict(size=8, ab=(2, 4), nd_ab=(2, 2), nl_ab=(2, 4), steps=3, nl_steps=3, n_eig=3)
-TINY_LR = 1e-3   # render_downsampling's default lr
+TINY_LR = W.NL_LR   # render_downsampling's default nl_lr (notebook 03's quick NL_LR, memlib.recipes.paper3)
 
 
 def test_training_set_takes_one_image_per_class():

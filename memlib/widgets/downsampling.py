@@ -18,12 +18,20 @@ import torch
 
 from .. import data, linalg, metrics, models
 from ..plot import unit_range
+from ..recipes import paper3 as recipe
 from ..runtime import check_choice
 from ..store import fit_cached
 from . import explorer, status_line
 
 NETWORKS = ("D", "ND", "NLD", "NLND")
 PROBES = ("photo", "square", "noise", "training image")
+# The defaults: notebook 03's nets at the quick profile (memlib.recipes.paper3), so the bare explorer's first view is
+# a net the notebook's quick run cached. The notebook and the tour pass their profile's values.
+SIZE = recipe.SIZE["quick"]
+AB, ND_AB, NL_AB = recipe.AB["quick"], recipe.ND_AB, recipe.NL_AB["quick"]
+STEPS, NL_STEPS = recipe.AB_STEPS["quick"], recipe.NL_STEPS["quick"]
+LR, NL_LR = recipe.AB_LR["quick"], recipe.NL_LR["quick"]
+UNTIL, INIT = recipe.AB_UNTIL, recipe.DEFAULT_INIT
 
 
 def training_set(n_images: int, size: int, *, pool=None) -> torch.Tensor:
@@ -50,7 +58,7 @@ def probe_image(kind: str, size: int, *, x_train=None, test_pool=None, seed: int
     return x_train[:1]
 
 
-def network_builder(network: str, *, ab=(16, 48), nd_ab=(4, 4), nl_ab=(16, 48)):
+def network_builder(network: str, *, ab=AB, nd_ab=ND_AB, nl_ab=NL_AB):
     """The builder for D_{a,b} / ND_{a,b} (paper 3, Fig 6: ND_{4,4}) / NLD_{a,b} / NLND_{a,b}."""
     check_choice(network, NETWORKS, "network")
     a, b = {"D": ab, "ND": nd_ab}.get(network, nl_ab)
@@ -58,19 +66,20 @@ def network_builder(network: str, *, ab=(16, 48), nd_ab=(4, 4), nl_ab=(16, 48)):
                              nonlinear=network.startswith("NL"))
 
 
-def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noise", *, size: int = 16,
-                        ab=(16, 48), nd_ab=(4, 4), nl_ab=(16, 48), steps: int = 5000, nl_steps: int = 3000,
-                        lr: float = 1e-3, nl_lr: float | None = None, until_loss: float = 1e-5, n_eig: int = 6,
-                        seed: int = 0, init: str = "default", pool=None, test_pool=None) -> plt.Figure:
+def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noise", *, size: int = SIZE,
+                        ab=AB, nd_ab=ND_AB, nl_ab=NL_AB, steps: int = STEPS, nl_steps: int = NL_STEPS,
+                        lr: float = LR, nl_lr: float | None = NL_LR, until_loss: float = UNTIL, n_eig: int = 6,
+                        seed: int = 0, init: str = INIT, pool=None, test_pool=None) -> plt.Figure:
     """Figure: training images, probe and the net's output (top left), |eigenvalues| (top right),
     the top `n_eig` eigenvectors' real and imaginary parts as images (bottom). Adam with `lr` for the
-    linear nets and `nl_lr` (default: `lr`) for the nonlinear ones; `init` is the `models.initialize_`
-    scheme (the notebook's DEFAULT_INIT, so its nets come from the cache)."""
+    linear nets and `nl_lr` (None: `lr`) for the nonlinear ones; `init` is the `models.initialize_`
+    scheme (the notebook's DEFAULT_INIT, so its nets come from the cache). The defaults are notebook 03's
+    quick profile (memlib.recipes.paper3)."""
     x = training_set(n_images, size, pool=pool)                                # (k, 3, s, s)
     build = network_builder(network, ab=ab, nd_ab=nd_ab, nl_ab=nl_ab)
     nonlinear = network.startswith("NL")
     fit_kw = dict(steps=nl_steps if nonlinear else steps, lr=(nl_lr or lr) if nonlinear else lr,
-                  until_loss=until_loss, optimizer="adam")
+                  until_loss=until_loss, optimizer=recipe.OPTIMIZER)
     status = status_line(build, x, seed=seed, init=init, **fit_kw)
     model, hist = fit_cached(build, x, seed=seed, init=init, desc=f"{network} on {n_images} image(s)", **fit_kw)
     p = probe_image(probe, size, x_train=x, test_pool=test_pool, seed=seed)  # (1, 3, s, s)

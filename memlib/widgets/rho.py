@@ -11,13 +11,23 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .. import rho as R
+from ..recipes import paper4 as recipe
 from . import explorer, status_line
+
+# The explorer's defaults: notebook 04's runs at the quick profile (memlib.recipes.paper4), so the bare explorer's
+# first view is a run the notebook's quick run cached. The notebook and the tour pass their profile's values.
+EPOCHS, WIDTH, CHANNELS = recipe.EPOCHS["quick"], recipe.WIDTH["quick"], recipe.CHANNELS["quick"]
+NORMS = tuple(recipe.norms("quick"))
+WEIGHT_DECAYS = (0.0, recipe.WD)
+LR_BNWD = recipe.LR_WD["quick"]
 
 
 def paper_lr(batchnorm: bool, weight_decay: float) -> float:
-    """The paper's learning rate for a regime: 0.01 with BN and no weight decay (Fig 5), else 0.1
-    (Fig 1: BN + WD; Fig 9: neither)."""
-    return 0.01 if batchnorm and weight_decay == 0 else 0.1
+    """The paper's learning rate for a regime (memlib.recipes.paper4): 0.01 with BN and no weight decay (Fig 5),
+    else 0.1 (Fig 1: BN + WD; Fig 9: neither)."""
+    if batchnorm:
+        return recipe.LR_BN if weight_decay == 0 else recipe.LR_WD["paper"]
+    return recipe.LR_NONE
 
 
 def run_settings(batchnorm: bool, weight_decay: float, init_norm: float, *, epochs: int, width: int,
@@ -30,8 +40,8 @@ def run_settings(batchnorm: bool, weight_decay: float, init_norm: float, *, epoc
                 width=channels if conv else width, **({"conv": True} if conv else {}))
 
 
-def render_rho(batchnorm: bool, weight_decay: float, init_norm: float, *, x, y, epochs: int, width: int = 64,
-               channels: int = 32, conv: bool | None = None, lr: float | None = None, seed: int = 0,
+def render_rho(batchnorm: bool, weight_decay: float, init_norm: float, *, x, y, epochs: int, width: int = WIDTH,
+               channels: int = CHANNELS, conv: bool | None = None, lr: float | None = None, seed: int = 0,
                x_test=None, y_test=None) -> plt.Figure:
     """Figure of one run: rho(t) with eq. 5's rho_eq, mean |f_n| over training, final margin histogram.
 
@@ -70,11 +80,12 @@ def render_rho(batchnorm: bool, weight_decay: float, init_norm: float, *, x, y, 
     return fig
 
 
-def rho_explorer(x, y, *, epochs: int, width: int = 64, channels: int = 32, norms=(0.1, 1.0, 5.0, 6.0, 7.0),
-                 weight_decays=(0.0, 0.01), x_test=None, y_test=None, seed: int = 0,
-                 lr_bnwd: float | None = None):
+def rho_explorer(x, y, *, epochs: int = EPOCHS, width: int = WIDTH, channels: int = CHANNELS, norms=NORMS,
+                 weight_decays=WEIGHT_DECAYS, x_test=None, y_test=None, seed: int = 0,
+                 lr_bnwd: float | None = LR_BNWD):
     """ipywidgets: BN on/off, weight decay, initial norm -> `render_rho` (starts at BN + WD 0.01, norm 0.1).
-    `lr_bnwd` replaces the paper's lr for BN + weight decay (the notebook's quick profile uses 0.01)."""
+    `lr_bnwd`: the lr for BN + weight decay (default: the notebook's quick profile's, 0.01; None: the paper's).
+    The defaults are notebook 04's quick profile (memlib.recipes.paper4)."""
     import ipywidgets as w
     controls = {
         "batchnorm": w.Checkbox(value=True, description="BatchNorm"),
