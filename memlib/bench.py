@@ -44,8 +44,9 @@ from torch.utils.flop_counter import FlopCounterMode
 from . import models
 from .cuda_graph import graph_blocker
 from .ensemble import choose_strategy
+from .fileio import atomic_write_text
 from .recipes import paper1
-from .runtime import atomic_write_text, get_device
+from .runtime import get_device
 from .store import build_model
 from .train import SCHEDULE_FACTORS, fit
 

@@ -15,7 +15,8 @@ import types
 
 import torch
 
-from .runtime import MemlibError, max_steps, planning
+from .modes import max_steps, planning
+from .runtime import MemlibError
 
 
 def tensor_digest(t: torch.Tensor) -> str:

@@ -14,7 +14,8 @@ from typing import Callable, Sequence
 import torch
 
 from .linalg import spectral_radius
-from .runtime import MemlibError, get_device, planning_expand, planning_sample
+from .modes import planning_expand, planning_sample
+from .runtime import MemlibError, get_device
 
 
 def _record_set(steps: int, record) -> list[int]:

@@ -23,7 +23,9 @@ import torch
 from . import jobfile
 from . import plan as _plan
 from .estimate import format_duration, step_time
-from .runtime import MemlibError, planning, progress_bar, set_device
+from .modes import planning
+from .progress import progress_bar
+from .runtime import MemlibError, set_device
 from .store import Cache, build_model, train_entries
 
 # H100 GPU-hours from FLOPs: an estimate until a GPU measures it (benchmarks/gpu_check.sh runs `plan` there).

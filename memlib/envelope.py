@@ -33,7 +33,8 @@ from pathlib import Path
 
 from . import claims
 from .claims import core as _core, report as _report
-from .runtime import MemlibError, atomic_write_text
+from .fileio import atomic_write_text
+from .runtime import MemlibError
 
 AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_CBWR": "AVX2"}
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

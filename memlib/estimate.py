@@ -15,8 +15,10 @@ import torch
 
 from . import models
 from .cachekey import NOT_KEYED
+from .modes import planning
 from .plan import Job
-from .runtime import get_device, planning, progress_bar, thread_numerics
+from .progress import progress_bar
+from .runtime import get_device, thread_numerics
 from .store import build_model, cache_key, is_cached
 from .train import TrainingDiverged, fit
 

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import torch
 
-from .runtime import atomic_write_bytes, planning
+from .fileio import atomic_write_bytes
+from .modes import planning
 
 
 def builder_text(build) -> str:

@@ -7,7 +7,8 @@ from . import linalg
 from .dynamics import iterate, nearest
 from .images import unit_range
 from .models import WEIGHT_TYPES, weight_layers
-from .runtime import MemlibError, planning_expand, planning_sample
+from .modes import planning_expand, planning_sample
+from .runtime import MemlibError
 
 
 def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:

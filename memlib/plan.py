@@ -27,8 +27,8 @@ from pathlib import Path
 import torch
 
 from . import jobfile
+from .fileio import atomic_write_text
 from .paths import BASELINES
-from .runtime import atomic_write_text
 from .store import fit_cached_seeds
 
 RECORD = ("key", "keys", "notebook", "kind", "builder", "seeds", "steps", "n_params", "x_shape", "file", "shippable",

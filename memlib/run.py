@@ -18,9 +18,10 @@ import torch
 from . import claims as _claims
 from . import data as _data
 from . import machine as _machine
+from .fileio import atomic_write_text
+from .modes import planning
 from .plot import savefig
-from .runtime import (MemlibError, PROFILES, atomic_write_text, check_choice, get_device, numerics, pick, planning,
-                      seed_everything, set_device)
+from .runtime import MemlibError, PROFILES, check_choice, get_device, numerics, pick, seed_everything, set_device
 from .store import Cache, results_root, set_default_cache
 
 

@@ -22,8 +22,10 @@ import torch
 from . import data as _data
 from . import jobfile
 from .cachekey import NOT_KEYED, config as _config, describe, tensor_digest  # noqa: F401 - also store's names
+from .fileio import atomic_write_bytes, remove_orphaned_temporaries
 from .models import count_parameters, initialize_
-from .runtime import atomic_write_bytes, get_device, planning, remove_orphaned_temporaries
+from .modes import planning
+from .runtime import get_device
 from .train import History, fit, fit_many
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models

@@ -30,7 +30,9 @@ import torch.nn.functional as F
 
 from . import ensemble
 from .cuda_graph import GraphedStep, graph_blocker
-from .runtime import MemlibError, check_choice, get_device, max_steps, progress_bar
+from .modes import max_steps
+from .progress import progress_bar
+from .runtime import MemlibError, check_choice, get_device
 
 OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
 LOSSES = {"mse": F.mse_loss}

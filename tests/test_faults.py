@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from memlib import Run, claims, models, runtime, store
+from memlib import Run, claims, fileio, models, runtime, store
 from memlib.cli.common import resolve_names
 from memlib.cli.main import main
 from memlib.cli.notebooks import swap_in
@@ -86,7 +86,7 @@ def test_a_full_disk_keeps_the_old_file_and_leaves_no_stray_one(tmp_path, monkey
             raise OSError(28, "No space left on device")
     monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
     with pytest.raises(OSError, match="No space"):
-        runtime.atomic_write_text(target, "new " * 1000)
+        fileio.atomic_write_text(target, "new " * 1000)
     monkeypatch.undo()
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report.json"]
 
@@ -336,7 +336,7 @@ def test_a_notebook_with_a_data_root_lacking_its_set_stops_before_training(tmp_p
 def test_atomic_writes_have_the_usual_permissions(tmp_path):
     old = os.umask(0o022)
     try:
-        runtime.atomic_write_text(tmp_path / "report.json", "{}")
+        fileio.atomic_write_text(tmp_path / "report.json", "{}")
     finally:
         os.umask(old)
     assert (tmp_path / "report.json").stat().st_mode & 0o777 == 0o644      # not mkstemp's 0600
@@ -350,7 +350,7 @@ def test_half_written_entries_of_dead_writers_are_removed_and_those_of_live_ones
     foreign = tmp_path / ".notes.txt.tmp"                    # no pid in its name: not ours to judge
     for f in (orphan, live, foreign):
         f.write_bytes(b"half")
-    assert runtime.remove_orphaned_temporaries(tmp_path) == 1
+    assert fileio.remove_orphaned_temporaries(tmp_path) == 1
     assert not orphan.exists() and live.exists() and foreign.exists()
     store.Cache(tmp_path)                                    # opening a cache sweeps too
     assert live.exists()
@@ -360,7 +360,7 @@ def test_an_atomic_write_names_its_temporary_after_the_writer(tmp_path, monkeypa
     seen = []
     real = os.replace
     monkeypatch.setattr(os, "replace", lambda a, b: (seen.append(Path(a).name), real(a, b)))
-    runtime.atomic_write_text(tmp_path / "m.json", "{}")
+    fileio.atomic_write_text(tmp_path / "m.json", "{}")
     assert seen[0].startswith(f".m.json.{os.getpid()}.") and seen[0].endswith(".tmp")
 
 
@@ -424,7 +424,7 @@ def _kernels_of(results: Path) -> list[int]:
     for d in Path("/proc").iterdir():
         if d.name.isdigit() and int(d.name) != os.getpid():
             try:
-                if mine in (d / "environ").read_bytes().split(b"\0") and runtime._alive(int(d.name)):
+                if mine in (d / "environ").read_bytes().split(b"\0") and fileio._alive(int(d.name)):
                     pids.append(int(d.name))
             except OSError:
                 pass
@@ -471,9 +471,9 @@ def test_sigterm_or_sighup_mid_notebook_is_handled_as_ctrl_c(tmp_path, how):
     assert main(["check", "--profile", "smoke", "--results-dir", str(tmp_path)]) == 1
     _no_leftovers(tmp_path)
     deadline = time.monotonic() + 30
-    while any(runtime._alive(k) for k in kernels) and time.monotonic() < deadline:
+    while any(fileio._alive(k) for k in kernels) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not any(runtime._alive(k) for k in kernels), "the kernel outlived the run"
+    assert not any(fileio._alive(k) for k in kernels), "the kernel outlived the run"
 
 
 def _fake_run(tmp_path: Path, argv: list, prelude: str = "", notebook: str = "") -> subprocess.CompletedProcess:
@@ -553,7 +553,7 @@ def test_a_run_removes_the_folders_of_dead_runs_and_says_so(tmp_path):
     assert "removed 2 folder(s)" in out.stdout and stale[0].name in out.stdout, out.stdout + out.stderr
     assert not any(d.exists() for d in stale) and live.exists()
     assert (smoke / NB4 / "provenance.json").exists()
-    assert runtime.remove_dead_run_folders(smoke) == [] and live.exists()
+    assert fileio.remove_dead_run_folders(smoke) == [] and live.exists()
 
 
 def test_a_signal_during_the_swap_waits_for_it_to_finish(tmp_path):

@@ -22,7 +22,8 @@ import json
 import math
 from pathlib import Path
 
-from ..runtime import MemlibError, atomic_write_text
+from ..fileio import atomic_write_text
+from ..runtime import MemlibError
 from .. import machine
 from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, _fmt, evaluate,
                    ledger_data)

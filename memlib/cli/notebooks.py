@@ -17,7 +17,8 @@ import torch
 from .. import claims
 from .. import plan as _plan
 from ..data import default_root, holds
-from ..runtime import MemlibError, atomic_write_text, remove_dead_run_folders, remove_orphaned_temporaries
+from ..fileio import atomic_write_text, remove_dead_run_folders, remove_orphaned_temporaries
+from ..runtime import MemlibError
 from ..paths import workdir
 from .common import NOTEBOOK_DIR, data_root_parameter, resolve_names, writable
 from .ray_engine import train_on_ray

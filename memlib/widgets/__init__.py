@@ -9,9 +9,9 @@ An explorer is two parts:
   every change. The figure is an ipywidgets Image (PNG bytes), not an Output widget: nbclient can
   stall on Output widgets' captured output (jupyter/nbclient#312); an Output widget holds only what a
   render prints interactively, and is never created headless. A training's progress bar is a widget
-  (an IntProgress fed by `runtime.progress_to`), since printed output of a widget callback or of a call
+  (an IntProgress fed by `progress.progress_to`), since printed output of a widget callback or of a call
   deferred past its cell reaches no page (JupyterLab's Log Console; nowhere in Voila). In a headless run
-  (`python -m memlib run`, see `runtime.headless`) it draws the figure for the initial values once,
+  (`python -m memlib run`, see `modes.headless`) it draws the figure for the initial values once,
   statically, so the stored notebook shows it and no widget traffic reaches papermill. Inside a live
   kernel (JupyterLab, Voila) the box is displayed *before* the first figure is drawn, so a first view that
   trains says "working ..." with its progress bar in the page (the first figure is drawn just after the cell ends); `explorer`
@@ -29,7 +29,8 @@ from typing import Callable
 
 import matplotlib.pyplot as plt
 
-from ..runtime import headless, progress_to
+from ..modes import headless
+from ..progress import progress_to
 from ..store import is_cached
 
 
@@ -128,7 +129,7 @@ def progress_widgets():
 
 
 def widget_sink(bar, text):
-    """A `runtime.progress_to` sink that shows the latest bar (steps of a training, models of a band) in the
+    """A `progress.progress_to` sink that shows the latest bar (steps of a training, models of a band) in the
     widgets `progress_widgets` made."""
     import html
 

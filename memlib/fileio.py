@@ -1,0 +1,109 @@
+"""Files written whole or not at all, and the clean-up of those a dead writer left: `atomic_write_text` /
+`atomic_write_bytes` (a temporary in the same folder, then a rename; the writer's pid in its name),
+`remove_orphaned_temporaries` and `remove_dead_run_folders` (a writer judged dead by its pid, read from /proc)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+
+def atomic_write_text(path, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename, so a reader
+    never sees half a file and a failed write (a full disk) leaves the old one intact and no stray file."""
+    atomic_write_bytes(path, text.encode())
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write_bytes(path, data: bytes) -> None:
+    """`atomic_write_text` for bytes."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = None
+    try:
+        # the writer's pid in the name: a writer killed mid-write (SIGKILL, or an interrupt inside mkstemp)
+        # leaves a file that `remove_orphaned_temporaries` can tell from one still being written
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600: give the file the usual permissions
+        os.replace(tmp, path)
+    except BaseException:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        raise
+
+
+def _writer_pid(tmp) -> int | None:
+    """The pid in an `atomic_write_bytes` temporary's name (`.NAME.PID.RANDOM.tmp`), or None."""
+    parts = tmp.name.rsplit(".", 3)
+    return int(parts[1]) if len(parts) == 4 and parts[1].isdigit() else None
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def remove_orphaned_temporaries(folder, wait_for_children_s: float = 0.0) -> int:
+    """Delete the half-written temporaries in `folder` whose writer has died (a kernel killed while it wrote a
+    cache entry); those of live writers (another run) stay. A writer that is a child of this process (the
+    kernel a run just interrupted) is waited for up to `wait_for_children_s`. The number deleted."""
+    deadline = time.monotonic() + wait_for_children_s
+    removed = 0
+    for tmp in sorted(Path(folder).glob(".*.tmp")):
+        pid = _writer_pid(tmp)
+        if pid is None or pid == os.getpid():
+            continue
+        while _alive(pid) and _parent(pid) == os.getpid() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if not _alive(pid):
+            tmp.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+def remove_dead_run_folders(folder) -> list[str]:
+    """Delete the folders `python -m memlib run` stages a notebook in (`.NAME.running-PID`, and `.NAME.old-PID`
+    mid-swap) that a run which died left in a profile's results `folder` (SIGKILL, a power cut, a full disk);
+    those of live runs stay. Judged by the pid on this machine, as `remove_orphaned_temporaries` is. The names
+    deleted."""
+    removed = []
+    folder = Path(folder)
+    if not folder.is_dir():
+        return removed
+    for d in sorted(folder.glob(".*")):
+        m = re.fullmatch(r"\..+\.(?:running|old)-(\d+)", d.name)
+        if not m or not d.is_dir() or int(m.group(1)) == os.getpid() or _alive(int(m.group(1))):
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        if not d.exists():
+            removed.append(d.name)
+    return removed
