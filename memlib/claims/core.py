@@ -339,7 +339,7 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
     parts = [f"seeds {_fmt(vs)} vs {_fmt(ts if len(set(map(float, ts))) > 1 else ts[0])}"]
     if not every:
         parts.append(f"fails for {sum(not OPS[op](float(v), float(t)) for v, t in zip(vs, ts))} of {n} seeds")
-    elif margin <= 0:
+    elif not ok:
         parts.append(f"the band's mean is not 2 standard errors past the threshold (mean gap {mean:+.3g}, se {se:.2g})")
     return ok, "; ".join(parts)
 
