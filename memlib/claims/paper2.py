@@ -33,6 +33,12 @@ SAME_NETS = ("full and paper train the same nets as quick (notebook 02: the same
 
 
 
+TABLE1_UNFIT = ("quick: did not fit (largest final loss per seed {table1.max_final_loss}): at the paper's gradient-descent "
+                "rate (App. F) the 8-layer single-filter net diverges for three of the five seeds the envelope's bands hold "
+                "(seeds 1-5: 2, 4 and 5), and a 2-layer net of seed 1 stops at the step cap above the paper's loss; "
+                "where the nets fit, the third eigenvalue stays far from 0 and falls with depth, as the table says")
+
+
 def _fixed_points(prefix: str, eps: str | None = None) -> tuple[str, str]:
     """Fit gates of an iterated autoencoder: the loss rule and every training example within EPS of its image."""
     return fitted(prefix), f"{prefix}.train_max_dist < {eps or prefix + '.eps'}"
@@ -152,7 +158,13 @@ CLAIMS: list[Claim] = [
                     "Jacobian < 1): attractor fraction >= 1, every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin",
           metric='thm2.fig3a.attractor_fraction', op='>=', threshold=1.0,
           fit=_fixed_points('fig3a'),
-          expect={"quick": R, "paper": R}),
+          expect={"quick": NR, "paper": R},
+          why='quick: {thm2.fig3a.attractor_fraction:%} of the training digits pass (one value per seed; largest radius '
+              '{thm2.fig3a.max_radius:.3f}): in every band one seed leaves one to three of its 100 digits with a radius '
+              'just above 1, so "every training example an attractor" fails, though most trajectories end on a digit',
+          basis={"paper": "predicted: the paper profile trains Fig 3's nets 100,000 steps instead of 40,000, and in the "
+                          "probes tabled under notebook 02's Fig 3 longer training made more digits attractors (46 / 74 / "
+                          "100 % at 20,000 / 50,000 / 100,000 steps, seed 0)"}),
     Claim('p2.thm2_fig3b', 2, 'Theorem 2 / Fig 3b',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3b net passes Theorem 2's test (largest |eigenvalue| of the "
@@ -237,8 +249,9 @@ CLAIMS: list[Claim] = [
                     'init: seed + 1 .. seed + 3) with the 2-SE margin',
           metric='table1.min_eig3', op='>', threshold=0.01,
           fit=('table1.max_final_loss < 1e-6',),
-          expect={"quick": R, "paper": R},
-          basis={"paper": f"predicted: {SAME_NETS}, and quick measured it reproduced"}),
+          expect={"quick": NR, "paper": NR}, why=TABLE1_UNFIT,
+          basis={"paper": f"expected not reproduced: {SAME_NETS}; at quick the 8-layer single-filter net diverged "
+                          "at the paper's lr 0.1 for three of the five seeds measured (the why)"}),
     Claim('p2.table1_depth', 2, 'Table 1',
           quote='The first ... rows of Table 1 show that the lower bound from Theorem 4 is not sufficient for '
                 'memorization ... In fact, the remaining rows of Table 1 show that even',
@@ -247,8 +260,9 @@ CLAIMS: list[Claim] = [
                     'with the 2-SE margin',
           metric='table1.depth_monotone_fraction', op='>', threshold=0.99,
           fit=('table1.max_final_loss < 1e-6',),
-          expect={"quick": R, "paper": R},
-          basis={"paper": f"predicted: {SAME_NETS}, and quick measured it reproduced"}),
+          expect={"quick": NR, "paper": NR}, why=TABLE1_UNFIT,
+          basis={"paper": f"expected not reproduced: {SAME_NETS}; at quick the 8-layer single-filter net diverged "
+                          "at the paper's lr 0.1 for three of the five seeds measured (the why)"}),
     Claim('p2.table1_filters', 2, 'Table 1',
           quote='Increasing the number of filters per layer has minimal effect on the spectrum',
           statement='At each depth the third eigenvalue changes by less than 0.1 across 1, 16 and 128 filters (the '
@@ -300,8 +314,10 @@ CLAIMS: list[Claim] = [
     Claim('p2.table2_one_eigenvalue', 2, 'Table 2',
           quote='the spectrum consists of a single eigenvalue that is',
           statement='Sanity: a linear net that fits its one image x has A x = x, so its top eigenvalue is 1 (within '
-                    '0.01, largest error over the one-example rows)',
+                    '0.01, largest error over the one-example rows); gated on those rows fitting (the paper\'s loss '
+                    '1e-6): a net stopped by the step cap is no test of the formula',
           metric='table2.max_top_error', op='<', threshold=0.01, about='sanity',
+          fit=('table2.s2.n1.final_loss < 1e-6', 'table2.s3.n1.final_loss < 1e-6'),
           expect={"quick": R, "paper": R}),
     # ---- Fig 12 ----
     Claim('p2.fig12_kaiming_larger_norm', 2, 'Fig 12 / App. I.2',
