@@ -160,8 +160,9 @@ CLAIMS: list[Claim] = [
           fit=_fixed_points('fig3a'),
           expect={"quick": NR, "paper": R},
           why='quick: {thm2.fig3a.attractor_fraction:%} of the training digits pass (one value per seed; largest radius '
-              '{thm2.fig3a.max_radius:.3f}): in every band one seed leaves one to three of its 100 digits with a radius '
-              'just above 1, so "every training example an attractor" fails, though most trajectories end on a digit',
+              '{thm2.fig3a.max_radius:.3f}): in every band of the envelope at least one seed leaves one to three of its 100 '
+              'digits with a radius above 1, so "every training example an attractor" fails, though most trajectories '
+              'end on a digit',
           basis={"paper": "predicted: the paper profile trains Fig 3's nets 100,000 steps instead of 40,000, and in the "
                           "probes tabled under notebook 02's Fig 3 longer training made more digits attractors (46 / 74 / "
                           "100 % at 20,000 / 50,000 / 100,000 steps, seed 0)"}),
