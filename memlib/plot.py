@@ -7,8 +7,6 @@ kept with its signature for notebook 02 (it iterates the map through `dynamics.t
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
@@ -81,14 +79,6 @@ def heatmap(values, *, xlabels, ylabels, xlabel="", ylabel="", title=None, ax=No
     if title:
         ax.set_title(title, fontsize=title_size)
     return ax
-
-
-def savefig(fig, path) -> Path:
-    """Save as PNG (tight, 110 dpi), creating the folder."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    return path
 
 
 # ---------------------------------------------------------------- paper 1: identity vs constant

@@ -20,7 +20,6 @@ from . import data as _data
 from . import machine as _machine
 from .fileio import atomic_write_text
 from .modes import planning
-from .plot import savefig
 from .runtime import MemlibError, PROFILES, check_choice, get_device, numerics, pick, seed_everything, set_device
 from .store import Cache, results_root, set_default_cache
 
@@ -163,7 +162,9 @@ class Run:
             import matplotlib.pyplot as plt
             plt.close(fig)
             return
-        path = savefig(fig, self.dir / f"{name}.png")
+        path = self.dir / f"{name}.png"         # PNG, tight, 110 dpi: the figure saves itself (no matplotlib import here)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=110, bbox_inches="tight")
         self.figures.append(path.name)
 
     def _write(self, name, obj):

@@ -144,3 +144,16 @@ def test_no_memlib_module_is_imported_inside_a_function():
 def test_the_module_level_imports_have_no_cycle():
     cycles = _cycles(_graph())
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_import_memlib_loads_no_plotting():
+    """`import memlib` (for `Run` and the training API) loads neither `memlib.plot` nor matplotlib: `Run.savefig`
+    asks the figure to save itself. (It still loads `memlib.claims`: `Run.say`, `departures_table` and `finish`
+    use them.) Run in a fresh interpreter, the one place this test imports memlib."""
+    import subprocess
+    import sys
+    code = ("import sys, memlib; from memlib import Run; "
+            "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'memlib.plot', 'memlib.widgets'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=PACKAGE.parent).stdout.strip()
+    assert out == "[]", f"import memlib loaded plotting modules: {out}"
