@@ -1,10 +1,11 @@
-"""Datasets and probes.
+"""Datasets by name, and the data root they are read from.
 
 `load_images(name)` returns `(x, y)`: `x` float32 (N, C, H, W) in [0, 1], `y` int64. The papers'
-datasets are read from their standard files under a data root; the embedded sets ship with
-scikit-learn / scikit-image and need no network. Probes are the test inputs of the papers:
-generated images at an exact correlation with a training image (paper 1, App. E.3), noise,
-squares and patterns.
+datasets are read from their standard files (IDX, CIFAR batches) under a data root, checked as they are read;
+the embedded sets (`embedded`) ship with scikit-learn / scikit-image and need no network. Also here: paper 1's
+training digit and its probe panel, which read datasets. Probes are the test inputs of the papers: generated
+images at an exact correlation with a training image (paper 1, App. E.3), noise, squares and patterns
+(`probe_images`); `resize` and `standardize` are `transforms`. `data` re-exports those modules' public names.
 """
 from __future__ import annotations
 
@@ -16,12 +17,14 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
+from . import embedded
+# the embedded sets, the generated probes and the transforms live apart; `data.x` reaches each of their public names
+from .embedded import PHOTOS, TEST_PHOTOS, TRAIN_VIEWS, photo_views as _photo_views
 from .paths import REPO   # the checkout memlib runs from (store.results_root reads it here)
+from .probe_images import PROBE_KINDS, correlated_probes, probes, swiss_roll
 from .runtime import MemlibError, check_choice
-
-MNIST_MEAN, MNIST_STD = 0.1307, 0.3081  # paper 1, App. B: standardization of every input
+from .transforms import MNIST_MEAN, MNIST_STD, resize, standardize, unstandardize
 
 DATASETS = ("mnist", "fashion_mnist", "cifar10", "digits", "faces", "photos")
 SPLITS = ("train", "test")
@@ -48,7 +51,7 @@ def load_images(name: str, *, split: str = "train", root=None, download: bool = 
     if name == "cifar10":
         return _load_cifar10(split, root, download)
     used.add(name)
-    return {"digits": _digits, "faces": _faces, "photos": _photos}[name](split)
+    return {"digits": embedded.digits, "faces": embedded.faces, "photos": embedded.photos}[name](split)
 
 
 AUTO = "auto"   # a notebook's `data_root = "auto"`: $MEMLIB_DATA_ROOT, else data/ in the repo when it exists
@@ -271,101 +274,7 @@ def read_cifar_batch(path) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-# ---------------------------------------------------------------- embedded sets (no network)
-
-def _split(x, y, split, n_train):
-    return (x[:n_train], y[:n_train]) if split == "train" else (x[n_train:], y[n_train:])
-
-
-def _digits(split):
-    """scikit-learn's 8x8 digits (1,797 images, 0..16): first 1,500 train, the rest test."""
-    from sklearn.datasets import load_digits
-    d = load_digits()
-    x = torch.from_numpy(d.images.astype(np.float32) / 16.0).unsqueeze(1)
-    return _split(x, torch.from_numpy(d.target.astype(np.int64)), split, 1500)
-
-
-def _faces(split):
-    """scikit-image's LFW subset: 100 faces (label 1) and 100 non-faces (label 0), 25x25.
-
-    Interleaved so that both splits hold both classes: 160 train, 40 test.
-    """
-    from skimage import data as skdata
-    imgs = skdata.lfw_subset().astype(np.float32)            # (200, 25, 25), faces first
-    order = np.stack([np.arange(100), np.arange(100, 200)], 1).reshape(-1)
-    x = torch.from_numpy(imgs[order]).unsqueeze(1).clamp(0, 1)
-    y = torch.from_numpy((order < 100).astype(np.int64))
-    return _split(x, y, split, 160)
-
-
-PHOTOS = ("astronaut", "chelsea", "coffee", "rocket", "hubble_deep_field", "immunohistochemistry",
-          "retina", "china", "flower")
-# The test photos: other photographs, none of them a view of a training photo (paper 3's "new images", paper 2's
-# "new images from CIFAR10"). scikit-image ships one more colour photograph (the stereo pair's left view) and
-# grey-level ones, which are read as three equal channels. Offline and deterministic, as the training photos.
-TEST_PHOTOS = ("motorcycle", "camera", "coins", "moon", "clock", "grass")
-
-
-def _photo(name: str) -> np.ndarray:
-    """One embedded photograph as (H, W, 3) uint8 (a grey-level one as three equal channels)."""
-    from skimage import data as skdata
-    if name in ("china", "flower"):
-        from sklearn.datasets import load_sample_images
-        img = dict(zip(("china", "flower"), load_sample_images().images))[name]
-    elif name == "motorcycle":
-        img = skdata.stereo_motorcycle()[0]                   # the left view (the right one is the same scene)
-    else:
-        img = getattr(skdata, name)()
-    img = np.asarray(img)
-    return np.repeat(img[..., None], 3, -1) if img.ndim == 2 else img[..., :3]
-
-
-def _photo_views(name: str) -> torch.Tensor:
-    """A photo's top-left square as its whole frame and a 3x3 grid of crops, each 3x32x32: (10, 3, 32, 32)."""
-    t = torch.from_numpy(np.array(_photo(name))).permute(2, 0, 1).float() / 255.0
-    side = min(t.shape[1:])
-    t = t[:, :side, :side].unsqueeze(0)                      # (1, 3, side, side), top-left square
-    views = [t] + [t[..., i * side // 3:(i + 1) * side // 3, j * side // 3:(j + 1) * side // 3]
-                   for i in range(3) for j in range(3)]
-    return torch.cat([F.interpolate(v, size=(32, 32), mode="bilinear", antialias=True, align_corners=False)
-                      for v in views]).clamp(0, 1)
-
-
-TRAIN_VIEWS = (0, 1, 2, 4, 5, 7, 8)   # the whole frame and 6 of the 9 crops of each training photo
-
-
-def _photos(split):
-    """Colour photographs shipped with scikit-image and scikit-learn, as 3x32x32 images; the label is the photo.
-
-    Train: each of the 9 `PHOTOS`' whole frame and 6 of its 3x3 grid of crops (63 images, labels 0-8).
-    Test: the whole frame and 9 crops of each of the 6 `TEST_PHOTOS` (60 images, labels 9-14), other
-    photographs than the training ones, so no test image shows a training photo. Test images are ordered view
-    by view (the whole frames of the 6 photos first), so the first few come from different photos.
-    """
-    if split == "train":
-        xs = [_photo_views(name)[list(TRAIN_VIEWS)] for name in PHOTOS]
-        ys = [torch.full((len(TRAIN_VIEWS),), label, dtype=torch.int64) for label in range(len(PHOTOS))]
-        return torch.cat(xs), torch.cat(ys)
-    views = torch.stack([_photo_views(name) for name in TEST_PHOTOS], 1)        # (10 views, 6 photos, 3, 32, 32)
-    labels = torch.arange(len(PHOTOS), len(PHOTOS) + len(TEST_PHOTOS)).repeat(views.shape[0])
-    return views.reshape(-1, *views.shape[2:]), labels
-
-
-# ---------------------------------------------------------------- transforms
-
-def resize(x: torch.Tensor, size: int) -> torch.Tensor:
-    """Resize (N, C, H, W) images to size x size (bilinear, antialiased when shrinking)."""
-    return F.interpolate(x, size=(size, size), mode="bilinear", align_corners=False,
-                         antialias=size < x.shape[-1])
-
-
-def standardize(x: torch.Tensor, mean: float = MNIST_MEAN, std: float = MNIST_STD) -> torch.Tensor:
-    return (x - mean) / std
-
-
-def unstandardize(x: torch.Tensor, mean: float = MNIST_MEAN, std: float = MNIST_STD) -> torch.Tensor:
-    return x * std + mean
-
+# ---------------------------------------------------------------- the training digit, one example per class
 
 def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.Tensor, str]:
     """Paper 1's single training example: a "7" from MNIST under `root`; from the embedded `digits` when
@@ -400,85 +309,7 @@ def first_of_each(y: torch.Tensor, classes=None) -> list[int]:
     return [int((y == c).nonzero()[0]) for c in classes]
 
 
-# ---------------------------------------------------------------- probes
-
-PROBE_KINDS = ("noise", "squares", "patterns")
-
-
-def correlated_probes(x_train: torch.Tensor, rho: float, n: int, *, seed: int = 0) -> torch.Tensor:
-    """`n` random images whose Pearson correlation with `x_train` is exactly `rho` and whose
-    Euclidean norm equals `x_train`'s (paper 1, App. E.3).
-
-    Random pixels are centred and made orthogonal to the centred training image; then the
-    parallel component is added to force correlation `rho`, and the mean and scale are set so the
-    norm matches. Returns (n, *x_train.shape[-3:]).
-    """
-    if not -1.0 <= rho <= 1.0:
-        raise MemlibError(f"rho must lie in [-1, 1], got {rho}")
-    shape = x_train.shape[-3:]
-    x = x_train.reshape(-1).double()
-    if x.numel() != int(np.prod(shape)):
-        raise MemlibError("correlated_probes takes one training image")
-    d = x.numel()
-    mean = x.mean()
-    xc = x - mean
-    if float(xc.norm()) == 0.0:
-        raise MemlibError("correlated_probes needs an image that is not constant: a constant image has no "
-                          "Pearson correlation with anything")
-    u = xc / xc.norm()                                              # (d,) unit, zero mean
-    z = torch.randn(n, d, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
-    z = z - z.mean(1, keepdim=True)
-    z = z - (z @ u)[:, None] * u[None]
-    v = z / z.norm(dim=1, keepdim=True)                             # (n, d) unit, zero mean, ⟂ u
-    pc = rho * u[None] + (1 - rho ** 2) ** 0.5 * v                  # unit, zero mean, corr = rho
-    probes = xc.norm() * pc + mean                                  # ||probe||² = ||xc||² + d·mean² = ||x||²
-    assert probes.shape == (n, d)
-    return probes.float().reshape(n, *shape)
-
-
-def probes(kind: str, n: int, shape=(1, 28, 28), *, seed: int = 0) -> torch.Tensor:
-    """Generated test images in [0, 1]: uniform "noise", white "squares" on black, or "patterns"
-    (stripes, checkerboards, rings, crosses). Returns (n, *shape)."""
-    check_choice(kind, PROBE_KINDS, "probe kind")
-    c, h, w = shape
-    g = torch.Generator().manual_seed(seed)
-    if kind == "noise":
-        return torch.rand(n, c, h, w, generator=g)
-    out = torch.zeros(n, c, h, w)
-    yy, xx = torch.meshgrid(torch.arange(h, dtype=torch.float32), torch.arange(w, dtype=torch.float32), indexing="ij")
-    for i in range(n):
-        r = torch.rand(4, generator=g)
-        if kind == "squares":
-            side = int(h * (0.25 + 0.5 * r[0]))
-            top, left = int((h - side) * r[1]), int((w - side) * r[2])
-            out[i, :, top:top + side, left:left + side] = 1.0
-            continue
-        period = 3 + 6 * r[0]
-        pattern = i % 4
-        if pattern == 0:    # stripes at a random angle
-            a = np.pi * r[1]
-            img = torch.sin(2 * np.pi * (xx * torch.cos(a) + yy * torch.sin(a)) / period) > 0
-        elif pattern == 1:  # checkerboard
-            img = ((xx // (period / 2)) + (yy // (period / 2))) % 2 == 0
-        elif pattern == 2:  # rings around a random centre
-            cy, cx = h * r[1], w * r[2]
-            img = torch.sin(2 * np.pi * ((yy - cy) ** 2 + (xx - cx) ** 2).sqrt() / period) > 0
-        else:               # a cross
-            t = max(1, int(period / 2))
-            cy, cx = int(h * (0.25 + 0.5 * r[1])), int(w * (0.25 + 0.5 * r[2]))
-            img = ((yy - cy).abs() < t) | ((xx - cx).abs() < t)
-        out[i] = img.float()
-    return out
-
-
-def swiss_roll(n: int, *, seed: int = 0, noise: float = 0.0) -> torch.Tensor:
-    """`n` points on the 2-D Swiss roll (paper 2, Fig 2), scaled to [-1, 1]. Returns (n, 2)."""
-    g = torch.Generator().manual_seed(seed)
-    t = 1.5 * np.pi * (1 + 2 * torch.rand(n, generator=g))
-    pts = torch.stack([t * torch.cos(t), t * torch.sin(t)], 1)
-    pts = pts + noise * torch.randn(n, 2, generator=g)
-    return pts / (1.5 * np.pi * 3)
-
+# ---------------------------------------------------------------- the probe panel (the probes: probe_images)
 
 def probe_panel(x_train: torch.Tensor, *, root=None, n_each: int = 2, seed: int = 0):
     """Paper 1's test row: the training image, test digits, other images, patterns, squares, noise.
