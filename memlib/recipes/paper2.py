@@ -1,7 +1,7 @@
 """Paper 2's recipes (Radhakrishnan et al. 2019, *Memorization in overparameterized autoencoders*), by profile:
 read by notebook 02, its explorer (`memlib.widgets.attractors`) and the tour (`memlib.tour.attractors`), so that
 the explorer's first view and the tour ask for exactly the models the notebook trained (a cache hit, tested in
-tests/test_recipes.py and by the smoke run's tour test).
+tests/test_recipes_paper2.py and by the smoke run's tour test).
 
 Each value is a dict {profile: value}, the keyword arguments of `runtime.pick` (`full` falls back to `paper`).
 """
@@ -19,30 +19,26 @@ FIG3_NETS = dict(smoke={"fig3a": (10, 7, 32), "fig3b": (5, 14, 32)},
 FIG3_ACTIVATION = "leaky_relu"
 # "Trained to convergence" (Fig 3), nothing else stated: full-batch Adam at a constant rate, x0.1 for the last 10 %
 # of the steps. Chosen on seed 0 among ten recipes (notebook 02's table under Fig 3), so Fig 3's claims are judged
-# on a band of other seeds: FIG3_SEED_OFFSETS.
+# on a band of other seeds: SEED_OFFSETS.
 FIG3_FIT = dict(optimizer="adam", lr=1e-3, schedule="final_decay")
 FIG3_STEPS = dict(smoke=100, quick=40_000, paper=100_000)
-# The band's seeds, as offsets from the run's `seed`: seed + 1 .. seed + 3, never seed + 0, the seed the recipe was
-# chosen on (issue 26: a recipe chosen by looking at results is judged on other seeds). Smoke trains one.
-FIG3_SEED_OFFSETS = dict(smoke=(1,), quick=(1, 2, 3), paper=(1, 2, 3))
-
-
-def fig3_seeds(profile: str, seed: int) -> list[int]:
-    """Fig 3's band at `profile` for the run's base `seed`: [seed + offset, ...] (FIG3_SEED_OFFSETS)."""
-    return [seed + k for k in pick(profile, **FIG3_SEED_OFFSETS)]
 
 
 # ---------------------------------------------------------------- Tables 1-2: linear conv autoencoders
 # Paper 2, App. F: gradient descent at lr 0.1 (Adam at 1e-4 past 10 layers) "until the loss < 1e-6". Here each net
 # trains on until 1e-7, a tenth of the paper's bound, so that every seed of a band clears the claims' fit gate (the
 # paper's 1e-6) with margin, instead of stopping just under it (issue 26). The init stds per row were chosen in
-# probes (the smallest that still trained), so the band uses seeds seed + 1 .. seed + 3, as Fig 3's does.
+# probes (the smallest that still trained), so the band uses SEED_OFFSETS too.
 TAB_UNTIL = 1e-7
 PAPER_UNTIL = 1e-6                                      # paper 2, App. F: "until the loss < 1e-6" (also Fig 9-10)
 TAB_STEPS = dict(smoke=300, quick=20_000, full=50_000, paper=200_000)   # a cap on the run time; the paper has none
-TAB_SEED_OFFSETS = dict(smoke=(1,), quick=(1, 2, 3), paper=(1, 2, 3))
+
+# The bands' seeds (Fig 3 and Tables 1-2), as offsets from the run's `seed`: seed + 1 .. seed + 3, never seed + 0, the
+# seed both recipes were chosen on (issue 26: a recipe chosen by looking at results is judged on other seeds).
+# Smoke trains one.
+SEED_OFFSETS = dict(smoke=(1,), quick=(1, 2, 3), paper=(1, 2, 3))
 
 
-def tab_seeds(profile: str, seed: int) -> list[int]:
-    """Tables 1-2's band at `profile` for the run's base `seed`: [seed + offset, ...] (TAB_SEED_OFFSETS)."""
-    return [seed + k for k in pick(profile, **TAB_SEED_OFFSETS)]
+def band_seeds(profile: str, seed: int) -> list[int]:
+    """The seed band of Fig 3 and of Tables 1-2 at `profile` for the run's base `seed`: [seed + offset, ...]."""
+    return [seed + k for k in pick(profile, **SEED_OFFSETS)]
