@@ -33,10 +33,11 @@ SAME_NETS = ("full and paper train the same nets as quick (notebook 02: the same
 
 
 
-TABLE1_UNFIT = ("quick: did not fit (largest final loss per seed {table1.max_final_loss}): at the paper's gradient-descent "
-                "rate (App. F) the 8-layer single-filter net diverges for three of the five seeds the envelope's bands hold "
-                "(seeds 1-5: 2, 4 and 5), and a 2-layer net of seed 1 stops at the step cap above the paper's loss; "
-                "where the nets fit, the third eigenvalue stays far from 0 and falls with depth, as the table says")
+TABLE1_UNFIT = ("quick: did not fit: the largest final loss per seed is {table1.max_final_loss} (the 8-layer single-filter "
+                "nets: {table1.L8.f1.final_loss}; the 2-layer ones: {table1.L2.f1.final_loss}). At the paper's gradient-"
+                "descent rate (App. F) the 8-layer single-filter net diverges for some seeds, and a 2-layer net can stop at "
+                "the step cap above the paper's loss; where the nets fit, the third eigenvalue stays far from 0 and falls "
+                "with depth, as the table says")
 
 
 def _fixed_points(prefix: str, eps: str | None = None) -> tuple[str, str]:

@@ -35,9 +35,9 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "Kaiming's extra error over the other schemes that fit is small beside its spread over seeds "
         "({fig29.kaiming_minus_fitted_others.test.mse_identity} here); settled by more seeds",
     "p2.fig3a_attractors":
-        "the band's seed 3 ends fewer of its test trajectories on a training digit than the bar ({fig3a.last.converged_fraction:%} "
-        "here, one value per seed), and seed 3 is in every native variation's band; with one thread and AVX2 kernels its "
-        "net clears the bar; settled by more seeds or longer training",
+        "one seed of some bands ends fewer of its test trajectories on a training digit than the bar "
+        "({fig3a.last.converged_fraction:%} here, one value per seed), while with one thread and AVX2 kernels the same "
+        "seeds clear it; settled by more seeds or longer training",
     "p2.thm2_fig3b":
         "Theorem 2 must hold at every one of Fig 3b's training digits, and one seed of some bands leaves two of its 20 "
         "digits with a Jacobian radius above 1 ({thm2.fig3b.attractor_fraction:%} of digits here, one value per seed); "
@@ -46,9 +46,9 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "the 6-layer nets' training digits are fixed points within the tolerance only for some seeds, so the fit "
         "gate decides the outcome; settled by training Fig 4's nets longer",
     "p2.table2_one_eigenvalue":
-        "the formula holds for every net that reaches the paper's loss, but the 3x3 one-example net of seed 1 stops at the "
-        "step cap above it ({table2.s3.n1.final_loss} here), so the bands holding seed 1 are gated out; settled by a "
-        "higher step cap",
+        "the formula holds for every net that reaches the paper's loss, but the 3x3 one-example net of some seeds stops "
+        "at the step cap above it ({table2.s3.n1.final_loss} here), and the bands holding such a seed are gated out; "
+        "settled by a higher step cap",
     "p3.ds_default_point_map":
         "network DS's rank-1 ratio ({fig4.default.sv2_over_sv1} here) lies near its bar and the band's margin "
         "decides (its mean is not two standard errors below for some seed bands); settled by more seeds",
