@@ -5,10 +5,11 @@ theory, plot, run (a notebook's run context: results, metrics, provenance), stor
 claims, runtime (device, seed, profiles).
 Nothing is downloaded or trained at import.
 """
+from .history import History
 from .runtime import MemlibError, get_device, pick, seed_everything, set_device
 from .run import Run
 from .store import fit_cached
-from .train import History, TrainingDiverged, fit
+from .train import TrainingDiverged, fit
 
 __version__ = "0.1.0"
 __all__ = ["MemlibError", "Run", "History", "TrainingDiverged", "fit", "fit_cached", "get_device", "pick",

@@ -10,6 +10,11 @@ steps and at the end; returning True stops training.
 the loop below is the same in both cases: a *trainable* gives the losses of its M models (M = 1 for
 one model) and the loop steps, logs, stops and schedules them.
 
+This module is the loop and its entry points (`fit`, `fit_many`, `_loop`, `TrainingDiverged`). What the loop uses
+lives beside it: one model as a trainable and the data check (`memlib.trainable`), optimizers, learning-rate
+schedules and losses (`memlib.optim`), the history and a callback's state (`memlib.history`). Their names stay
+importable from here (`History`, `Single`, `OPTIMIZERS`, `SCHEDULE_FACTORS`, `stagewise`, `final_decay`, ...).
+
 On a CUDA device the step (forward, backward, clipping, optimizer) is captured once in a CUDA graph
 and replayed (memlib.cuda_graph), and the loss is read on the host only every `SYNC_EVERY` steps:
 each step writes its losses into a device buffer, and `until_loss` is decided on the device (a model
@@ -22,20 +27,20 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
 from typing import Callable
 
 import torch
-import torch.nn.functional as F
 
 from . import ensemble
 from .cuda_graph import GraphedStep, graph_blocker
+from .history import History, State
 from .modes import max_steps
+from .optim import LOSSES, OPTIMIZERS, SCHEDULE_FACTORS, SCHEDULES, final_decay, stagewise  # noqa: F401 - train's too
+from .optim import make_optimizer, resolve_schedule_and_loss, scheduled_lr
 from .progress import progress_bar
-from .runtime import MemlibError, check_choice, get_device
+from .runtime import MemlibError, get_device
+from .trainable import Single, check_inputs
 
-OPTIMIZERS = ("sgd", "adam", "adagrad", "rmsprop", "adamax")
-LOSSES = {"mse": F.mse_loss}
 SYNC_EVERY = 256   # graphed training reads its losses on the host once per this many steps
 
 
@@ -43,188 +48,11 @@ class TrainingDiverged(MemlibError):
     """The loss became NaN or infinite."""
 
 
-@dataclass
-class History:
-    """What a run leaves behind: the logged loss curve and anything callbacks recorded."""
-    steps: list = field(default_factory=list)      # optimizer steps at which the loss was logged
-    loss: list = field(default_factory=list)       # loss before that step's update
-    lr: list = field(default_factory=list)
-    records: dict = field(default_factory=dict)    # callbacks' own series, by name
-    wall_time: float = 0.0
-    stopped_at: int | None = None                  # the step at which until_loss/a callback stopped it
-
-    @property
-    def final_loss(self) -> float:
-        return self.loss[-1] if self.loss else math.nan
-
-    def as_dict(self) -> dict:
-        return dict(steps=self.steps, loss=self.loss, lr=self.lr, records=self.records,
-                    wall_time=self.wall_time, stopped_at=self.stopped_at)
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "History":
-        return cls(**d)
-
-
-@dataclass
-class State:
-    """What a callback sees."""
-    step: int
-    model: torch.nn.Module
-    loss: float
-    history: History
-    optimizer: torch.optim.Optimizer
-    steps_per_epoch: int
-
-    @property
-    def epoch(self) -> float:
-        return self.step / self.steps_per_epoch
-
-
-def stagewise(step: int, steps: int) -> float:
-    """Paper 1, App. B: the learning rate decays by x0.2 at 30 %, 60 % and 80 % of the steps."""
-    return 0.2 ** sum(step >= f * steps for f in (0.3, 0.6, 0.8))
-
-
-def final_decay(step: int, steps: int) -> float:
-    """Constant, then x0.1 for the last 10 % of the steps. Full-batch Adam at a constant rate keeps moving
-    after the loss has reached float32's floor, and that motion is what makes paper 2's digit autoencoders
-    contractive at their training digits (notebook 02, Fig 3); the decay lets the iterates settle at the end."""
-    return 0.1 if step >= 0.9 * steps else 1.0
-
-
-SCHEDULE_FACTORS = {"constant": None, "stagewise": stagewise, "final_decay": final_decay}   # name -> lr factor
-SCHEDULES = tuple(SCHEDULE_FACTORS)
-
-
-def resolve_schedule_and_loss(schedule, loss):
-    """(lr factor(step, steps) or None, loss function) from `fit`'s `schedule` and `loss` arguments."""
-    factor = schedule if callable(schedule) else SCHEDULE_FACTORS[check_choice(schedule, SCHEDULES, "schedule")]
-    loss_fn = loss if callable(loss) else LOSSES[check_choice(loss, tuple(LOSSES), "loss")]
-    return factor, loss_fn
-
-
-def make_optimizer(params, name: str, *, lr: float, momentum: float = 0.0, weight_decay: float = 0.0,
-                   capturable: bool = False):
-    """The optimizer `name` over `params` (`capturable`: a step that a CUDA graph can capture)."""
-    check_choice(name, OPTIMIZERS, "optimizer")
-    params = list(params)
-    # one fused kernel per step instead of a loop over the parameters: ~4 % more steps/s for paper 1's
-    # ConvNet (79k parameters) on the 2-core CPU, but 10-20 % fewer for the 3 x 2048 FCN (11.6M), whose
-    # update is memory-bound and which the fused CPU kernel runs slower (python -m memlib bench)
-    small = sum(p.numel() for p in params) <= 1_000_000
-    fused = {"fused": True} if small and not capturable and params and all(p.device.type == "cpu" for p in params) else {}
-    if name == "sgd":
-        return torch.optim.SGD(params, lr=lr, momentum=momentum, weight_decay=weight_decay, **fused)
-    if name == "adam":
-        return torch.optim.Adam(params, lr=lr, weight_decay=weight_decay, capturable=capturable, **fused)
-    cls = {"adagrad": torch.optim.Adagrad, "rmsprop": torch.optim.RMSprop, "adamax": torch.optim.Adamax}[name]
-    return cls(params, lr=lr, weight_decay=weight_decay)
-
-
 def diverged(v: float, step: int, last_read: int, steps: int, optimizer: str, lr: float, who: str = "") -> TrainingDiverged:
     """The error for a non-finite loss first seen at `step` (the loss was last read, finite, at `last_read`)."""
     where = f"at step {step}" if step - last_read <= 1 else f"between steps {last_read + 1} and {step}"
     return TrainingDiverged(f"training diverged: {who}the loss became {v} {where} of {steps} "
                             f"(optimizer={optimizer}, lr={lr:g}); lower the learning rate")
-
-
-@torch.no_grad()
-def check_inputs(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None, *, batch_size=None,
-                 loss_fn=None) -> None:
-    """One clear MemlibError, before any training, for data `fit` cannot train on: no examples, a batch
-    size below 1, NaN or infinite values, a target whose shape is not the model's output's (MSE would
-    broadcast it silently), or as many targets as examples."""
-    for name, t in (("x", x), ("target", target)):
-        if t is not None and not isinstance(t, torch.Tensor):
-            shape = f" of shape {tuple(t.shape)}" if hasattr(t, "shape") else ""
-            kind = type(t).__name__ if type(t).__module__ == "builtins" else f"{type(t).__module__}.{type(t).__name__}"
-            raise MemlibError(f"{name} must be a torch tensor, got a {kind}{shape}; "
-                              f"convert it with torch.as_tensor({name}, dtype=torch.float32)")
-    if x.ndim == 0 or len(x) == 0:
-        raise MemlibError(f"x has no examples (shape {tuple(x.shape)}): nothing to train on")
-    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
-        raise MemlibError(f"batch_size must be a positive integer or None (full batch), got {batch_size!r}")
-    for name, t in (("x", x), ("target", target)):
-        if t is not None and t.is_floating_point() and not bool(torch.isfinite(t).all()):
-            bad = int((~torch.isfinite(t)).sum())
-            raise MemlibError(f"{name} holds {bad} NaN or infinite values of {t.numel()}; clean the data first")
-    if target is not None and len(target) != len(x):
-        raise MemlibError(f"x has {len(x)} examples but target has {len(target)}")
-    if loss_fn is F.mse_loss:
-        was = model.training
-        model.eval()                                 # one example through it: BatchNorm must not count it
-        try:
-            out = model(x[:1].to(next(model.parameters()).device))
-        finally:
-            model.train(was)
-        want = tuple((x if target is None else target).shape[1:])
-        if tuple(out.shape[1:]) != want:
-            raise MemlibError(f"the model's output has shape {tuple(out.shape[1:])} per example but the "
-                              f"{'input (autoencoding)' if target is None else 'target'} has {want}; "
-                              "the MSE would broadcast them silently")
-
-
-class Single:
-    """One model as a trainable: its own parameters (those named in `parameters`), full-batch or
-    minibatches drawn without replacement each epoch from a generator seeded by `seed`."""
-    n_models = 1
-
-    def __init__(self, model, x, target, loss_fn, *, parameters=None, batch_size=None, seed=0):
-        device = get_device()
-        self.model = model.to(device)
-        self.x = x.to(device)
-        self.target = self.x if target is None else target.to(device)
-        if len(self.target) != len(self.x):
-            raise MemlibError(f"x has {len(self.x)} examples but target has {len(self.target)}")
-        named = dict(model.named_parameters())
-        if parameters is not None:
-            unknown = sorted(set(parameters) - set(named))
-            if unknown:
-                raise MemlibError(f"unknown parameter names {unknown}; the model has {sorted(named)}")
-        self.params = [p for n, p in named.items() if parameters is None or n in parameters]
-        self.frozen = [p for p in named.values() if all(p is not q for q in self.params)]
-        self.saved_flags = [p.requires_grad for p in self.frozen]
-        for p in self.frozen:
-            p.requires_grad_(False)
-        self.loss_fn = loss_fn
-        self.n = len(self.x)
-        self.bs = self.n if batch_size is None else min(batch_size, self.n)
-        self.steps_per_epoch = math.ceil(self.n / self.bs)
-        self.static_shapes = self.n % self.bs == 0
-        self.gen = torch.Generator().manual_seed(seed)
-        self.idx = torch.arange(self.bs, device=device)   # (bs,) the minibatch's rows (static for graphs)
-        self.order = None
-        self.model.train()
-
-    def select_batch(self, step: int, in_place: bool) -> None:
-        """Choose step's minibatch (`in_place`: into the static index tensor a graph reads)."""
-        if self.bs == self.n:
-            return
-        k = step % self.steps_per_epoch
-        if k == 0:
-            self.order = torch.randperm(self.n, generator=self.gen).to(self.idx.device)
-        rows = self.order[k * self.bs:(k + 1) * self.bs]
-        if in_place:
-            self.idx.copy_(rows)
-        else:
-            self.idx = rows
-
-    def losses(self) -> torch.Tensor:                                # (1,)
-        xb, tb = (self.x, self.target) if self.bs == self.n else (self.x[self.idx], self.target[self.idx])
-        return self.loss_fn(self.model(xb), tb).reshape(1)
-
-    def clip_(self, max_norm: float) -> None:
-        torch.nn.utils.clip_grad_norm_(self.params, max_norm)
-
-    @staticmethod
-    def per_model(mask: torch.Tensor, p: torch.Tensor) -> torch.Tensor:
-        return mask.reshape(())
-
-    def finish(self) -> None:
-        for p, flag in zip(self.frozen, self.saved_flags):
-            p.requires_grad_(flag)
-        self.model.eval()
 
 
 def _loop(trainable, *, steps, lr, optimizer, momentum, weight_decay, factor, until_loss, clip_grad_norm,
@@ -382,17 +210,6 @@ def _loop(trainable, *, steps, lr, optimizer, momentum, weight_decay, factor, un
         h.stopped_at = stopped.get(i)
         h.wall_time = wall / M
     return hists
-
-
-def scheduled_lr(opt, lr: float, factor, step: int, steps: int, current: float) -> float:
-    """Set the optimizer's learning rate for `step` (only when it changes); return it."""
-    if factor is None:
-        return current
-    new = lr * factor(step, steps)
-    if new != current:
-        for g in opt.param_groups:
-            g["lr"] = new
-    return new
 
 
 def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = None, *,
