@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from .. import data, dynamics, models
-from ..plot import _to_image
+from ..plot_grids import _to_image
 from ..recipes import paper2 as recipe
 from ..runtime import check_choice
 from ..store import fit_cached
