@@ -30,10 +30,10 @@ from .collapse import binary_classifier, nc1, nc2, nc3, nc4
 from .rho_summary import (BAND_KEYS, band_metrics, end_metrics, end_over_separable, error_gap_by_rho, first_separable,
                           init_band_metrics, init_spread, margin_by_rho_eq, margin_cv, margin_small_over_large, max_drop,
                           rise_before_equilibrium, run_ends, run_metrics, tail_mean)
-from .models import weight_layers
 from .runtime import MemlibError, check_choice
 from .store import fit_cached, tensor_digest
 from .train import TrainingDiverged
+from .weights import WEIGHT_TYPES, weight_layers
 
 READINGS = ("product", "bn")
 BN_TYPES = (nn.BatchNorm1d, nn.BatchNorm2d)
@@ -43,7 +43,7 @@ def _bn_followed(model: nn.Module) -> list[bool]:
     """For each weight layer (input to output): is it followed by a BatchNorm before the next one?"""
     flags = []
     for m in model.modules():
-        if isinstance(m, models.WEIGHT_TYPES):
+        if isinstance(m, WEIGHT_TYPES):
             flags.append(False)
         elif isinstance(m, BN_TYPES) and flags:
             flags[-1] = True

@@ -24,10 +24,10 @@ from . import jobfile
 from .cachekey import NOT_KEYED, config as _config, describe, tensor_digest  # noqa: F401 - also store's names
 from .fileio import atomic_write_bytes, remove_orphaned_temporaries
 from .history import History
-from .models import count_parameters, initialize_
 from .modes import planning
 from .runtime import get_device
 from .train import fit, fit_many
+from .weights import count_parameters, initialize_
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
 MAGIC = b"memlib-cache 2 sha256="  # an entry: MAGIC + hex digest of the payload + b"\n" + torch.save payload
