@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import claims
-from .claims import core as _core, report as _report
+from .claims import comparison as _comparison, core as _core, report as _report
 from .fileio import atomic_write_text
 from .runtime import MemlibError
 
@@ -96,7 +96,7 @@ def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[
     for results in per_variation.values():
         for nb, entry in results.items():
             for k, v in (entry.get("metrics") or {}).items():
-                values.setdefault(nb, {}).setdefault(k, []).append(_report._mean(v))
+                values.setdefault(nb, {}).setdefault(k, []).append(_comparison._mean(v))
                 n = _core.seed_count(v)
                 if n is not None:
                     seeds.setdefault(nb, {})[k] = max(n, seeds.get(nb, {}).get(k, 0))
@@ -195,7 +195,7 @@ def describe(body: dict, top: int = 12) -> str:
     for nb, m in env.get("metrics", {}).items():
         for k, (lo, hi, *_) in m.items():
             if lo == lo and hi == hi and abs(hi - lo) < float("inf"):
-                atol, rtol = _report.tolerance(k)
+                atol, rtol = _comparison.tolerance(k)
                 tol = atol + rtol * max(abs(lo), abs(hi))
                 widths.append(((hi - lo) / tol if tol > 0 else float("inf"), nb, k, lo, hi))
     widths.sort(reverse=True)

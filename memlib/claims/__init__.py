@@ -2,7 +2,8 @@
 
 `core` defines a claim (quote, test, fit gate, expected outcome per profile) and its outcomes;
 `report` turns a profile's metrics into `report.md` / `report.json` with regressions against the
-ledger and, optionally, a baseline report. `paper1` .. `paper4` hold each paper's claims.
+ledger and, optionally, a baseline report (`comparison`: tolerances, drifts, flips). `paper1` .. `paper4` hold
+each paper's claims.
 """
 from __future__ import annotations
 
