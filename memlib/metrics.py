@@ -45,6 +45,14 @@ def predict(model: torch.nn.Module, x: torch.Tensor, *, batch_size: int = 256) -
 
 
 @torch.no_grad()
+def reconstruction_mse(model: torch.nn.Module, x: torch.Tensor, *, batch_size: int = 1024) -> float:
+    """Mean squared error of `model(x)` against `x` (N, ...) over all of `x`: the fit of a net trained on
+    minibatches, whose last logged loss is one minibatch's."""
+    out = predict(model, x, batch_size=batch_size)
+    return (out - x.cpu()).pow(2).mean().item()
+
+
+@torch.no_grad()
 def identity_constant_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor) -> dict:
     """Mean correlation and MSE of the predictions on `probes` to the identity (the probe itself)
     and to the constant map (the training image), paper 1, Fig 8/9/31-33."""

@@ -126,9 +126,10 @@ class Run:
         """Log how well a net (a History) or a seed band (a list of Histories) fitted `target`:
         `<prefix>.final_loss` and `<prefix>.loss_ratio` = final MSE / the MSE of predicting zero
         (one value per seed for a band). Claims about the net gate on the ratio (`claims.fitted(prefix)`).
-        Returns the ratios."""
+        A number in place of a History is that net's final MSE, measured (e.g. `metrics.reconstruction_mse`
+        on the whole training set of a net trained on minibatches). Returns the ratios."""
         band = isinstance(hists, (list, tuple))
-        losses = [h.final_loss for h in (hists if band else [hists])]
+        losses = [float(h) if isinstance(h, (int, float)) else h.final_loss for h in (hists if band else [hists])]
         zero = target.detach().float().pow(2).mean().item()
         ratios = [loss / zero if zero > 0 else float("inf") for loss in losses]
         self.log(**{f"{prefix}.final_loss": losses if band else losses[0],
