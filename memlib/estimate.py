@@ -151,9 +151,13 @@ def print_estimate(jobs, *, label: str = "training", probe_steps: int = 3) -> di
         return {"total": 0.0}
     est = estimate_runtime(jobs, probe_steps=probe_steps)
     total = est["total"]
+    budgets = {job.name for job in jobs if job.fit_kwargs.get("until_loss") is not None and est.get(job.name, 0) > 0}
     costly = sorted(((v, k) for k, v in est.items() if k != "total" and v > 0.05 * total), reverse=True)
-    print(f"estimated {label} time on {get_device()}: {format_duration(total)} "
-          f"(uncached seeds only; measured from {probe_steps} steps per configuration)")
+    bound = "at most " if budgets else ""          # a job that stops once fitted may use a fraction of its budget
+    print(f"estimated {label} time on {get_device()}: {bound}{format_duration(total)} "
+          f"(uncached seeds only; measured from {probe_steps} steps per configuration"
+          + (f"; {len(budgets)} configuration(s) stop once they fit, timed here at their whole step budget: the "
+             "lines marked 'at most'" if budgets else "") + ")")
     for v, k in costly[:8]:
-        print(f"  {k}: {format_duration(v)}")
+        print(f"  {k}: {'at most ' if k in budgets else ''}{format_duration(v)}")
     return est
