@@ -25,9 +25,6 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "against {fig14.deepest.output_input_corr} with the input here; " + DEEP_BAND,
     "p1.fig22_upper_half_builds_digit": "the upper half's output correlates {fig22.upper_half.corr_constant} with the "
         "digit against {fig22.upper_half.corr_identity} with the input here; " + DEEP_BAND,
-    "p1.fig4b_1024_channels_identity":
-        "the 1024-channel nets' correlation to the identity lies close to the 0.8 bar for every seed band "
-        "({fig23.widest.test.corr_identity} here); settled by more seeds or by training at the paper's scale",
     "p1.appG_lower_layers_still_move":
         "every seed's first layer moves by more than a tenth of its top layer's, but one seed band's mean is within two "
         "standard errors of that bar ({fig15.deepest.first_over_top} here); settled by more seeds",
