@@ -39,7 +39,7 @@ def train_job(payload: dict, device: str = "cpu") -> list:
     if not payload.get("kind"):
         raise MemlibError(f"job {payload['job']['key']} cannot run outside its notebook: {payload['job']['why_not']}")
     if planning():
-        raise MemlibError("a job cannot train while planning (MEMLIB_PLAN_DIR is set): it would train 0 steps")
+        raise MemlibError("a job cannot train while planning (the run context's plan_dir is set): it would train 0 steps")
     set_device(device)
     torch.set_num_threads(payload.get("threads") or torch.get_num_threads())   # the notebook's: the same arithmetic
     fit_kwargs = {**payload["fit_kwargs"], "progress": False}

@@ -1,6 +1,6 @@
 """A planned training's file: written when a planning pass meets a cache miss, read to train it anywhere.
 
-While planning (`MEMLIB_PLAN_DIR` set), `store.fit_cached` / `fit_cached_seeds` call `write` for each miss
+While planning (the run context's `plan_dir` set), `store.fit_cached` / `fit_cached_seeds` call `write` for each miss
 instead of training. The file (`<plan dir>/jobs/<first cache key>.pt`, a `torch.save`) holds everything needed
 to train the job in another process or on another machine (memlib.engine.train_job): its kind, builder, data,
 seeds, initialization, `fit` arguments, the cache configurations and keys of its entries, the planning
@@ -8,18 +8,18 @@ kernel's thread count, and under "job" the record that `plan.Job.from_record` re
 text, parameters, shapes). A job whose arguments cannot be pickled (e.g. a callback holding a lock) gets a
 record alone, marked not shippable: the notebook trains it itself.
 
-This module only writes and reads the files; it imports nothing of memlib's but `runtime`, so `store`
-can call it and `plan` (which holds the `Job` class) can read what it wrote.
+This module only writes and reads the files; it imports nothing of memlib's but `fileio`, `modes` and `context`,
+so `store` can call it and `plan` (which holds the `Job` class) can read what it wrote.
 """
 from __future__ import annotations
 
 import functools
 import io
-import os
 from pathlib import Path
 
 import torch
 
+from .context import current
 from .fileio import atomic_write_bytes
 from .modes import planning
 
@@ -41,7 +41,7 @@ def write(kind: str, build, x: torch.Tensor, target, seeds, init: str, fit_kwarg
     path = Path(planning()) / "jobs" / f"{keys[0]}.pt"
     if path.exists():
         return None
-    record = {"key": keys[0], "keys": list(keys), "notebook": os.environ.get("MEMLIB_PLAN_NOTEBOOK", ""),
+    record = {"key": keys[0], "keys": list(keys), "notebook": current().notebook,
               "kind": kind, "builder": builder_text(build), "seeds": list(seeds),
               "steps": int(fit_kwargs.get("steps", 0)), "n_params": int(n_params), "x_shape": list(x.shape),
               "file": path.name, "shippable": True, "why_not": ""}

@@ -1,30 +1,30 @@
-"""The modes a run's environment sets, read at each call (never cached): `MEMLIB_MAX_STEPS` (`max_steps`: the
-untrained audit caps every training), `MEMLIB_PLAN_DIR` (`planning`: trainings are listed, not run; evaluations
-use one input for all, `planning_sample` / `planning_expand`) and `MEMLIB_HEADLESS` (`headless`: a notebook
-executed by `python -m memlib run`, which no one watches). `python -m memlib run`, `plan` and `run --engine ray`
-set them for the kernel.
+"""The modes of the session's run context (`memlib.context.current()`, read at each call, never cached):
+`max_steps` (the untrained audit caps every training), `planning` (trainings are listed, not run; evaluations
+use one input for all, `planning_sample` / `planning_expand`) and `headless` (a notebook executed by
+`python -m memlib run`, which no one watches). `python -m memlib run`, `plan` and `run --engine ray` pass them to
+the notebook as parameters, and `Run(...)` puts them in the context.
 """
 from __future__ import annotations
 
-import os
-
 import torch
+
+from .context import current
 
 
 def max_steps() -> int | None:
-    """The cap `MEMLIB_MAX_STEPS` puts on every training (None: no cap). `python -m memlib run --untrained`
+    """The cap the run context puts on every training (None: no cap). `python -m memlib run --untrained`
     sets it to 0: every net keeps its initial weights, and no claim about a trained net may hold then.
     While `planning()` every training is capped at 0 steps too (its job is recorded instead)."""
     if planning():
         return 0
-    value = os.environ.get("MEMLIB_MAX_STEPS", "")
-    return int(value) if value.strip() else None
+    return current().max_steps
 
 
 def planning() -> str | None:
-    """The folder trainings are listed into instead of run (`MEMLIB_PLAN_DIR`, set by `python -m memlib plan`
-    and `run --engine ray` for the kernel; see memlib.plan), or None: the ordinary run."""
-    return os.environ.get("MEMLIB_PLAN_DIR") or None
+    """The folder trainings are listed into instead of run (the context's `plan_dir`, passed by `python -m memlib
+    plan` and `run --engine ray` to the notebook; see memlib.plan), or None: the ordinary run."""
+    plan_dir = current().plan_dir
+    return str(plan_dir) if plan_dir else None
 
 
 def planning_sample(x, dim: int = 0):
@@ -48,4 +48,4 @@ def headless() -> bool:
     """True inside a notebook executed by `python -m memlib run` (papermill): no one is watching, so
     progress bars are plain text and explorers draw one static figure instead of live widgets
     (ipywidgets' comm traffic can stall nbclient's execution: jupyter/nbclient#312)."""
-    return os.environ.get("MEMLIB_HEADLESS") == "1"
+    return current().headless

@@ -3,10 +3,11 @@
 A notebook writes a `Job` for a seed band it trains (`estimate.Job` is this class): `job.train()` / `job.band()`
 call `store.fit_cached_seeds`, and memlib.estimate times or trains several jobs together.
 
-`python -m memlib plan` (and `run --engine ray`) executes the notebooks with `MEMLIB_PLAN_DIR` set. In that
-mode `store.fit_cached` / `fit_cached_seeds` read the cache as usual, but a miss is not trained: it is written
-as a job file (memlib.jobfile: its kind, builder, data, seeds, initialization and `fit` arguments, and the
-cache keys of its entries) and the notebook goes on with the untrained model (0 steps, nothing cached).
+`python -m memlib plan` (and `run --engine ray`) executes the notebooks with a `plan_dir` parameter (in the run
+context: `memlib.context`). In that mode `store.fit_cached` / `fit_cached_seeds` read the cache as usual, but a
+miss is not trained: it is written as a job file (memlib.jobfile: its kind, builder, data, seeds,
+initialization and `fit` arguments, and the cache keys of its entries) and the notebook goes on with the
+untrained model (0 steps, nothing cached).
 `jobs(plan_dir)` reads them back as `Job`s that carry the plan's record (keys, notebook, builder text,
 parameters, shapes) and no tensors; memlib.engine trains each from its file, anywhere: no shared filesystem.
 

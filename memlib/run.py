@@ -1,12 +1,12 @@
-"""A notebook's run context: `Run` fixes device and seed, owns `results/<profile>/<notebook>/`, collects named
-metrics, departures from the paper and figures, and writes `metrics.json` and `provenance.json`; `finish` returns
-the notebook's claims with their outcomes. It opens the model cache (`memlib.store`) as the session's default.
+"""A notebook's run: `Run` builds the run context (`memlib.context.RunContext`) from its arguments, fixes device
+and seed, owns `results/<profile>/<notebook>/` (or the run folder it is given), collects named metrics, departures
+from the paper and figures, and writes `metrics.json` and `provenance.json`; `finish` returns the notebook's claims
+with their outcomes. It opens the model cache (`memlib.store`) as the session's default.
 """
 from __future__ import annotations
 
 import json
 import math
-import os
 import platform
 import subprocess
 import sys
@@ -18,6 +18,7 @@ import torch
 from . import claims as _claims
 from . import data as _data
 from . import machine as _machine
+from .context import RunContext, activate, cache_folder
 from .fileio import atomic_write_text
 from .modes import planning
 from .runtime import MemlibError, PROFILES, check_choice, get_device, numerics, pick, seed_everything, set_device
@@ -58,25 +59,37 @@ class Run:
     """One notebook's execution: parameters, device, seed, results directory, metrics, figures."""
 
     def __init__(self, notebook: str, *, profile: str = "quick", device: str = "auto", seed: int = 0,
-                 results_dir="results", data_root=None):
+                 results_dir="results", data_root=None, run_dir=None, cache_dir=None, plan_dir=None,
+                 max_steps=None, headless: bool = False):
+        """The notebook's parameters; the last five are what `python -m memlib run` / `plan` pass (None, False:
+        an interactive session's defaults): `run_dir` (where this run writes; default
+        `results_dir/profile/notebook`), `cache_dir` (the model cache; default `context.cache_folder`),
+        `plan_dir` (planning: trainings become job files there), `max_steps` (a cap on every training) and
+        `headless`. They make the session's `context.RunContext` (`self.context`)."""
         check_choice(profile, PROFILES, "profile")
         self.notebook, self.profile, self.seed = notebook, profile, seed
         # the papers' datasets: data_root="auto" reads data/ in the repo (or $MEMLIB_DATA_ROOT) where it holds them;
         # an explicit folder, or the paper profile, must hold every set the notebook asks for (run.dataset)
         self.data_root, explicit = _data.resolve_root(data_root)
+        results_dir = results_root(results_dir)
+        # `python -m memlib run` passes a fresh run_dir it swaps in when the notebook finishes
+        self.context = activate(RunContext(
+            notebook=notebook, profile=profile, device=device, seed=seed, results_dir=results_dir,
+            run_dir=Path(run_dir) if run_dir else results_dir / profile / notebook,
+            cache_dir=Path(cache_dir) if cache_dir else cache_folder(results_dir), data_root=self.data_root,
+            plan_dir=Path(plan_dir) if plan_dir else None, max_steps=None if max_steps is None else int(max_steps),
+            headless=bool(headless)))
         # (planning lists the trainings, so a stand-in's shapes do: the plan says which sets it read)
         self.data_strict = explicit or (profile == "paper" and not planning())
         self.sources: dict = {}                            # paper's dataset -> the one read (provenance, report)
         self.device = set_device(device)
         seed_everything(seed)
         _data.used.clear()                                 # provenance names the datasets this run loaded
-        # `python -m memlib run` points MEMLIB_RUN_DIR at a fresh folder it swaps in when the notebook finishes
-        results_dir = results_root(results_dir)
-        self.dir = Path(os.environ.get("MEMLIB_RUN_DIR") or results_dir / profile / notebook)
+        self.dir = self.context.run_dir
         self.dir.mkdir(parents=True, exist_ok=True)
         for stale in ("provenance.json", "metrics.json"):   # a run that fails from here on is no finished run
             (self.dir / stale).unlink(missing_ok=True)
-        self.cache = Cache(Path(os.environ.get("MEMLIB_CACHE", Path(results_dir) / "cache")))
+        self.cache = Cache(self.context.cache_dir)
         set_default_cache(self.cache)
         self.metrics: dict = {}
         self.figures: list = []

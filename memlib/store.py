@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import threading
 import warnings
 from pathlib import Path
@@ -22,6 +21,7 @@ import torch
 from . import data as _data
 from . import jobfile
 from .cachekey import NOT_KEYED, config as _config, describe, tensor_digest  # noqa: F401 - also store's names
+from .context import cache_folder
 from .fileio import atomic_write_bytes, remove_orphaned_temporaries
 from .history import History
 from .modes import planning
@@ -107,7 +107,7 @@ def default_cache() -> Cache:
     global _default_cache
     if _default_cache is None:
         # the batch run's cache whatever the working folder (notebooks/ in JupyterLab and Voila)
-        _default_cache = Cache(os.environ.get("MEMLIB_CACHE") or results_root("results") / "cache")
+        _default_cache = Cache(cache_folder(results_root("results")))
     return _default_cache
 
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 import torch
 
-from memlib import runtime, store
+from memlib import context, runtime, store
 
 
 def pytest_addoption(parser):
@@ -43,7 +43,9 @@ def suite_device(request):
 
 @pytest.fixture(autouse=True)
 def _device_seed_and_isolated_cache(tmp_path, monkeypatch, suite_device):
-    """Every test on the suite's device (the CPU unless --device cuda), seeded, with its own model cache."""
+    """Every test on the suite's device (the CPU unless --device cuda), seeded, with its own model cache, in the
+    default run context (memlib.context: a `Run` or a test may change it)."""
+    context.activate(context.RunContext())
     runtime.set_device(suite_device)
     torch.manual_seed(0)
     monkeypatch.setenv("MEMLIB_CACHE", str(tmp_path / "cache"))
@@ -51,5 +53,6 @@ def _device_seed_and_isolated_cache(tmp_path, monkeypatch, suite_device):
     yield
     runtime.set_device("cpu")
     store.set_default_cache(None)
+    context.activate(context.RunContext())
     if "matplotlib.pyplot" in sys.modules:     # figures a test drew and dropped: never "more than 20 open"
         sys.modules["matplotlib.pyplot"].close("all")

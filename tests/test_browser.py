@@ -99,7 +99,6 @@ def tour_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("tour")
     port = _free_port()
     env = {**os.environ, "MEMLIB_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
-    env.pop("MEMLIB_HEADLESS", None)
     url = f"http://127.0.0.1:{port}/"
     with _server([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser", "--profile", "smoke"],
                  url=url, cwd=tmp, env=env, log_path=tmp / "serve.log", what="the tour server"):
@@ -175,7 +174,6 @@ def test_explorer_after_a_batch_run_reads_its_models_from_the_cache(tmp_path, mo
     (repo / "run_all.sh").write_text("")
     monkeypatch.setattr(data, "REPO", repo)                  # store.results_root resolves from this checkout
     monkeypatch.delenv("MEMLIB_CACHE", raising=False)        # as the batch run and the notebooks: results/cache
-    monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
     monkeypatch.setenv("MEMLIB_TOUR_PROFILE", "smoke")
     monkeypatch.chdir(repo)
     run = Run("01_identity_vs_constant", profile="smoke", device="cpu", results_dir="results")
@@ -247,7 +245,7 @@ def lab(tmp_path):
     for rel, settings in LAB_SETTINGS.items():
         (jup / "settings" / rel).parent.mkdir(parents=True, exist_ok=True)
         (jup / "settings" / rel).write_text(json.dumps(settings))
-    # no MEMLIB_* of the caller's (MEMLIB_HEADLESS: static explorers, MEMLIB_RUN_DIR, MEMLIB_MAX_STEPS, ...)
+    # no MEMLIB_* of the caller's (e.g. MEMLIB_TOUR_PROFILE, MEMLIB_STRATEGY)
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMLIB_")},
            "MEMLIB_CACHE": str(results / "cache"), "PYTHONPATH": str(ROOT),
            "JUPYTER_CONFIG_DIR": str(jup / "config"), "JUPYTER_RUNTIME_DIR": str(jup / "runtime"),

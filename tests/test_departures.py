@@ -8,7 +8,6 @@ from memlib import MemlibError, Run, claims
 
 
 def test_departures_are_recorded_rendered_and_reported(tmp_path, monkeypatch):
-    monkeypatch.delenv("MEMLIB_RUN_DIR", raising=False)
     run = Run("04_rho_dynamics", profile="quick", device="cpu", results_dir=str(tmp_path), data_root=None)
     run.departure("SGD steps", "2,000,000", "1,500", "cost: a laptop CPU")
     run.departure("gradient clipping", "none", "norm 1", "the paper's lr diverges at this depth in PyTorch")

@@ -166,7 +166,7 @@ def test_a_relative_cache_path_is_the_users_not_the_kernels(tmp_path):
     """`MEMLIB_CACHE=cache python -m memlib run` from a folder: the cache is that folder's, made absolute before
     the kernels (which run in the repository) start."""
     code = ("import os, sys\nfrom memlib.cli import main, notebooks as m\nimport papermill\n"
-            "papermill.execute_notebook = lambda *a, **k: (_ for _ in ()).throw(SystemExit(os.environ['MEMLIB_CACHE']))\n"
+            "papermill.execute_notebook = lambda *a, **k: (_ for _ in ()).throw(SystemExit(k['parameters']['cache_dir']))\n"
             "m.ensure_kernel = lambda: 'memlib'\nmain.main(['run', '--only', '04', '--results-dir', 'res', '--device', 'cpu'])\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
                          env={**os.environ, "MEMLIB_CACHE": "mycache"})
@@ -418,7 +418,8 @@ def test_two_concurrent_runs_of_a_notebook_both_finish_and_lose_nothing(tmp_path
 # ---- issue 30: SIGTERM / SIGHUP as Ctrl-C, a full disk at the swap, dead runs' folders --------------------------
 
 def _kernels_of(results: Path) -> list[int]:
-    """The live processes started with MEMLIB_CACHE under `results` in their environment: a run's kernels."""
+    """The live processes started with MEMLIB_CACHE under `results` in their environment (the suite's, conftest:
+    `run` passes it on to its kernels unchanged): a run's kernels."""
     mine = f"MEMLIB_CACHE={results / 'cache'}".encode()
     pids = []
     for d in Path("/proc").iterdir():
@@ -639,7 +640,7 @@ def test_bench_with_a_results_path_that_is_a_file_says_so(tmp_path, capsys):
 def test_serve_refuses_a_port_outside_1_to_65535_before_starting_anything(tmp_path, capsys, monkeypatch, port):
     import memlib.cli.serve as cli
     monkeypatch.chdir(tmp_path)                                  # serve changes folder before it execs Voila
-    for key in ("MEMLIB_CACHE", "MEMLIB_TOUR_PROFILE", "MEMLIB_HEADLESS"):
+    for key in ("MEMLIB_CACHE", "MEMLIB_TOUR_PROFILE"):
         monkeypatch.setenv(key, os.environ.get(key, "unset"))
     monkeypatch.setattr(cli, "ensure_kernel", lambda: "memlib")
     monkeypatch.setattr(os, "execv", lambda *a: pytest.fail(f"Voila was started: {a}"))

@@ -22,8 +22,11 @@ def test_notebooks_are_stripped_and_parameterized():
         assert not any(c.outputs or c.execution_count for c in code), f"{name}: outputs not stripped"
         params = [c for c in code if "parameters" in c.metadata.get("tags", [])]
         assert len(params) == 1, f"{name}: needs exactly one cell tagged 'parameters'"
+        setup = code[code.index(params[0]) + 1].source                     # the cell that builds Run(...)
         for p in ("profile", "device", "data_root", "seed", "results_dir"):
             assert f"{p} =" in params[0].source
+        for p in ("run_dir", "cache_dir", "plan_dir", "max_steps", "headless"):   # the run context's (memlib.context)
+            assert f"\n{p} =" in params[0].source and f"{p}={p}" in setup, f"{name}: {p} not passed to Run"
 
 
 @pytest.fixture(scope="module")
@@ -145,7 +148,6 @@ def test_the_tours_explorers_are_the_notebooks_own(smoke_results, monkeypatch, p
     out, proc = smoke_results
     assert proc.returncode == 0, proc.stdout[-2000:]
     monkeypatch.setenv("MEMLIB_CACHE", str(out / "cache"))
-    monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
     store.set_default_cache(None)
     try:
         getattr(tour, paper)("smoke")

@@ -9,7 +9,8 @@ import sys
 import pytest
 import torch
 
-from memlib import engine, jobfile, models, plan, store
+from memlib import context, engine, jobfile, models, plan, store
+from memlib.context import RunContext
 from memlib.runtime import MemlibError
 
 BUILD = functools.partial(models.convnet, 2, channels=4)
@@ -29,8 +30,7 @@ def test_planning_lists_a_miss_trains_nothing_and_the_job_trains_as_fit_cached_w
     x = torch.randn(2, 1, 8, 8)
     reference, ref_hist = store.fit_cached(BUILD, x, seed=3, cache=store.Cache(tmp_path / "ref"), **FIT)
 
-    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
-    monkeypatch.setenv("MEMLIB_PLAN_NOTEBOOK", "nb")
+    context.activate(RunContext(plan_dir=tmp_path / "plan", notebook="nb"))     # as Run(..., plan_dir=...) does
     cache = store.Cache(tmp_path / "cache")
     placeholder, hist = store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)
     store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)             # asked twice: one job
@@ -44,7 +44,7 @@ def test_planning_lists_a_miss_trains_nothing_and_the_job_trains_as_fit_cached_w
     payload = jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file)
     with pytest.raises(MemlibError, match="while planning"):
         engine.train_job(payload, "cpu")                               # it would train 0 steps
-    monkeypatch.delenv("MEMLIB_PLAN_DIR")
+    context.activate(RunContext())                     # planning ends
     for config, entry in engine.train_job(payload, "cpu"):
         cache.save(config, entry)
     model, hist = store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)
@@ -59,11 +59,11 @@ def test_a_seed_band_plans_only_its_missing_seeds_as_one_job(tmp_path, monkeypat
     ref = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=ref_cache, **FIT)
     cache = store.Cache(tmp_path / "cache")
     store.fit_cached_seeds(BUILD, x, seeds=[1], cache=cache, **FIT)     # seed 1 trained already
-    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    context.activate(RunContext(plan_dir=tmp_path / "plan"))
     store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
     (job,) = plan.jobs(tmp_path / "plan")
     assert job.kind == "band" and job.seeds == [0, 2] and len(job.keys) == 2
-    monkeypatch.delenv("MEMLIB_PLAN_DIR")
+    context.activate(RunContext())                     # planning ends
     for config, entry in engine.train_job(jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file), "cpu"):
         cache.save(config, entry)
     got = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
@@ -77,7 +77,7 @@ def test_planning_a_band_holds_one_untrained_model_for_its_missing_seeds(tmp_pat
     x = torch.randn(2, 1, 8, 8)
     cache = store.Cache(tmp_path / "cache")
     (trained, _), = store.fit_cached_seeds(BUILD, x, seeds=[1], cache=cache, **FIT)
-    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    context.activate(RunContext(plan_dir=tmp_path / "plan"))
     got = store.fit_cached_seeds(BUILD, x, seeds=[0, 1, 2], cache=cache, **FIT)
     (m0, h0), (m1, _), (m2, h2) = got
     assert m0 is m2 and m1 is not m0 and h0.loss == h2.loss and len(h0.loss) <= 1
@@ -97,7 +97,7 @@ def test_flops_per_step_counts_a_linear_layer_in_closed_form():
 def test_ray_retries_a_failing_job_reports_it_and_trains_the_others(tmp_path, monkeypatch):
     pytest.importorskip("ray")
     x = torch.randn(2, 1, 8, 8)
-    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    context.activate(RunContext(plan_dir=tmp_path / "plan"))
     cache = store.Cache(tmp_path / "cache")
     store.fit_cached(BUILD, x, seed=0, cache=cache, **FIT)
     good = plan.jobs(tmp_path / "plan")[0]
@@ -105,7 +105,7 @@ def test_ray_retries_a_failing_job_reports_it_and_trains_the_others(tmp_path, mo
     payload["build"], payload["keys"] = functools.partial(models.convnet, 0, channels=4), ["f" * 24]   # no layers
     payload["job"] = {**payload["job"], "key": "f" * 24, "keys": ["f" * 24], "file": "f" * 24 + ".pt"}
     torch.save(payload, tmp_path / "plan" / "jobs" / ("f" * 24 + ".pt"))
-    monkeypatch.delenv("MEMLIB_PLAN_DIR")
+    context.activate(RunContext())                     # planning ends
     jobs = plan.jobs(tmp_path / "plan")
     out = engine.run_ray(tmp_path / "plan", jobs, cache, num_cpus=2, progress=False)
     assert out["trained"] == [good.key] and list(out["failed"]) == ["f" * 24]
@@ -151,7 +151,7 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
                 dynamics.iterate(net, x, 3, record=[0, 3]))
     assert seen == [7, 7, 7, 7, 7]                                     # predict, activations, 3 iterations
     seen.clear()
-    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+    context.activate(RunContext(plan_dir=tmp_path / "plan"))
     planned = (metrics.predict(net, x), [a.shape for a in metrics.layer_activations(net, x)],
                dynamics.iterate(net, x, 3, record=[0, 3]))
     assert seen == [1, 1, 1, 1, 1]                                     # one input stands for all
@@ -189,13 +189,13 @@ def test_jobs_trained_together_are_planned_with_the_one_thread_each_trains_with(
         estimate.train_together(jobs, workers=2, progress=False)
         serial = {p.name: _entry(p) for p in (tmp_path / "serial").glob("*.pt")}
         monkeypatch.setattr(store, "_default_cache", store.Cache(tmp_path / "cache"))
-        monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
+        context.activate(RunContext(plan_dir=tmp_path / "plan"))
         estimate.train_together(jobs, workers=2, progress=False)
         for j in jobs:
             j.train(progress=False)                                           # the notebook's loop: no new job
         planned = plan.jobs(tmp_path / "plan")
         assert len(planned) == 2 and not list((tmp_path / "cache").glob("*.pt"))
-        monkeypatch.delenv("MEMLIB_PLAN_DIR")
+        context.activate(RunContext())                     # planning ends
         cache = store.default_cache()
         for job in planned:
             payload = jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file)
@@ -239,8 +239,7 @@ def test_one_job_class_serves_the_notebooks_and_the_plan(tmp_path, monkeypatch):
     from memlib import estimate
     assert estimate.Job is plan.Job
     x = torch.randn(2, 1, 8, 8)
-    monkeypatch.setenv("MEMLIB_PLAN_DIR", str(tmp_path / "plan"))
-    monkeypatch.setenv("MEMLIB_PLAN_NOTEBOOK", "nb")
+    context.activate(RunContext(plan_dir=tmp_path / "plan", notebook="nb"))     # as Run(..., plan_dir=...) does
     estimate.Job("band", BUILD, x, 12, [0, 1], fit_kwargs={k: v for k, v in FIT.items() if k != "steps"}).band()
     (job,) = plan.jobs(tmp_path / "plan")
     record = jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file)["job"]

@@ -46,13 +46,12 @@ def _fake_mnist(root: Path) -> Path:
 def test_the_full_profile_resolves_every_parameter(path, tmp_path, monkeypatch):
     """The set-up and parameter cells of each notebook under profile "full" (no training): every pick
     resolves, the sweeps' subsets are subsets, and full never exceeds the paper's step counts."""
-    monkeypatch.setenv("MEMLIB_RUN_DIR", str(tmp_path / "run"))
     nb = nbformat.read(path, as_version=4)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     ns = {}
     exec(code[0], ns)                                                     # the parameters cell
     monkeypatch.setenv("MEMLIB_DATA_ROOT", str(_fake_mnist(tmp_path / "data")))   # "auto" finds MNIST, no CIFAR-10
-    ns.update(profile="full", device="cpu", results_dir=str(tmp_path), data_root="auto")
+    ns.update(profile="full", device="cpu", results_dir=str(tmp_path), data_root="auto", run_dir=str(tmp_path / "run"))
     exec(code[1], ns)                                                     # set-up: Run, datasets, shared settings
     assert ns["run"].profile == "full" and ns["run"].sources.get("mnist", "mnist") == "mnist"
     for src in code[2:]:

@@ -5,6 +5,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from memlib.context import RunContext, active  # noqa: E402
 from memlib.widgets import explorer  # noqa: E402
 
 
@@ -23,7 +24,6 @@ def _render_log():
 
 def test_live_explorer_rerenders_on_change_and_reports_errors_in_one_line(monkeypatch):
     w = pytest.importorskip("ipywidgets")
-    monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
     calls, render = _render_log()
     controls = {"depth": w.IntSlider(value=1, min=1, max=99, description="depth"),
                 "init": w.Dropdown(options=["a", "b"], value="a", description="weight decay")}
@@ -48,7 +48,6 @@ def test_a_training_the_explorer_starts_reports_its_bar_to_a_widget_not_to_the_c
 
     from memlib import train
     w = pytest.importorskip("ipywidgets")
-    monkeypatch.delenv("MEMLIB_HEADLESS", raising=False)
     box, seen = [], []
 
     def render(steps):
@@ -72,7 +71,7 @@ def test_a_training_the_explorer_starts_reports_its_bar_to_a_widget_not_to_the_c
 
 def test_headless_explorer_is_one_static_figure(monkeypatch):
     w = pytest.importorskip("ipywidgets")
-    monkeypatch.setenv("MEMLIB_HEADLESS", "1")
     calls, render = _render_log()
-    out = explorer({"depth": w.IntSlider(value=2), "init": w.Dropdown(options=["a"], value="a")}, render, title="t")
+    with active(RunContext(headless=True)):              # as Run(..., headless=True) in `python -m memlib run`
+        out = explorer({"depth": w.IntSlider(value=2), "init": w.Dropdown(options=["a"], value="a")}, render, title="t")
     assert calls == [(2, "a")] and isinstance(out, plt.Figure)

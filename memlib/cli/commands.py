@@ -2,7 +2,6 @@
 `envelope` (the baseline), `bench` (model-steps/s) and `data fetch` (a dataset into a data root)."""
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import time
@@ -14,6 +13,7 @@ from .. import engine
 from .. import envelope as _envelope
 from .. import plan as _plan
 from ..bench import CASES, run_bench
+from ..context import RunContext, activate, cache_folder
 from ..fetch import FETCHABLE, fetch
 from ..paths import CHECKOUT, where, workdir
 from ..runtime import MemlibError, check_choice, set_device
@@ -44,13 +44,13 @@ def plan(args) -> int:
                           f"from {where()}: run `plan --record` in a checkout, or leave --record out")
     results = Path(args.results_dir).expanduser().resolve()
     writable(results)
-    os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
-    os.environ["MEMLIB_HEADLESS"] = "1"
+    cache = cache_folder(results)           # the kernels' model cache, absolute
+    activate(RunContext(headless=True))    # this process's progress bars (step rates) as the kernels': plain text
     kernel = ensure_kernel()
     plan_dir = results / "plan" / args.profile / "round-1"
     shutil.rmtree(plan_dir, ignore_errors=True)
     t0 = time.perf_counter()
-    failed = plan_notebooks(names, args, results, plan_dir, kernel, None)
+    failed = plan_notebooks(names, args, results, cache, plan_dir, kernel, None)
     jobs = _plan.jobs(plan_dir)
     print(f"planned in {time.perf_counter() - t0:.0f} s: {len(jobs)} job(s) not in the cache", flush=True)
     device = "cuda" if args.device == "auto" and torch.cuda.is_available() else ("cpu" if args.device == "auto" else args.device)

@@ -1,6 +1,6 @@
 """What the commands share: the folders (the repository's, or an installed wheel's: memlib.paths), the
-reproduction notebooks' names, the notebooks' `data_root` parameter from --data-root, and a check that a
-results folder can be written."""
+reproduction notebooks' names, the notebooks' parameters (`data_root` from --data-root, and the run context's),
+and a check that a results folder can be written."""
 from __future__ import annotations
 
 import os
@@ -43,6 +43,15 @@ def data_root_parameter(option):
     if option in (None, "auto"):
         return "auto"
     return None if option == "none" else str(Path(option).expanduser().resolve())
+
+
+def notebook_parameters(args, results: Path, cache: Path, run_dir, *, plan_dir=None, max_steps=None) -> dict:
+    """What a command passes to a notebook through papermill (its parameters cell, then `Run(...)`, which makes them
+    the run context, memlib.context): the command line's profile, device, seed, results folder and data root, and
+    the run folder, the model cache, the plan folder (planning), the cap on every training, headless."""
+    return dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
+                data_root=data_root_parameter(args.data_root), run_dir=str(run_dir), cache_dir=str(cache),
+                plan_dir=None if plan_dir is None else str(plan_dir), max_steps=max_steps, headless=True)
 
 
 def writable(folder: Path) -> None:

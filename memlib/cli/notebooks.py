@@ -16,11 +16,13 @@ import torch
 
 from .. import claims
 from .. import plan as _plan
+from ..context import RunContext, activate, cache_folder
 from ..data import default_root, holds
 from ..fileio import atomic_write_text, remove_dead_run_folders, remove_orphaned_temporaries
 from ..runtime import MemlibError
 from ..paths import workdir
-from .common import NOTEBOOK_DIR, data_root_parameter, resolve_names, writable
+from ..store import Cache
+from .common import NOTEBOOK_DIR, notebook_parameters, resolve_names, writable
 from .ray_engine import train_on_ray
 from .report import check_baseline, print_report, read_metrics, summary, untrained_audit
 from .signals import interrupt_on_signals, signal_name, signal_status, signals_deferred, signals_resume
@@ -86,35 +88,33 @@ def run(args) -> int:
         print(f"removed {len(stale)} folder(s) left in {results / args.profile} by runs that died: {', '.join(stale)}",
               flush=True)
     interrupt_on_signals()        # from here on: SIGTERM while papermill and the kernel start is "interrupted" too
-    # the cache the kernels use, absolute (a relative MEMLIB_CACHE would land in the kernel's folder, the repo)
-    os.environ["MEMLIB_CACHE"] = str(Path(os.environ.get("MEMLIB_CACHE") or results / "cache").expanduser().resolve())
+    # the cache the kernels use, absolute (a relative $MEMLIB_CACHE would land in the kernel's folder, the repo)
+    cache = cache_folder(results)
     import papermill as pm   # papermill (and the Jupyter stack under it) loads only for the commands that run notebooks
     kernel = ensure_kernel()
-    os.environ["MEMLIB_HEADLESS"] = "1"   # the kernel inherits it: text progress bars, static explorers
+    activate(RunContext(headless=True))   # this process's progress bars (Ray's jobs) as the kernels': plain text
     if args.profile in ("full", "paper"):
         line = _plan.recorded_estimate(args.profile, names)
         print((line or f"{args.profile} profile: no recorded plan (python -m memlib plan --profile {args.profile} "
                         "estimates it)") + "; benchmarks/gpu_check.sh measures it. Notebook 01 prints estimates from "
               "measured step rates before its training blocks; every training shows its time left", flush=True)
-    if args.untrained:                     # the audit: every net keeps its initial weights (the kernel inherits it)
-        os.environ["MEMLIB_MAX_STEPS"] = "0"
+    max_steps = 0 if args.untrained else None   # the audit: every net keeps its initial weights
     cell_timeout = {"smoke": 600, "quick": 3600}.get(args.profile)   # a stalled cell fails, never hangs CI
     if getattr(args, "engine", "notebook") == "ray":
-        failed_jobs = train_on_ray(names, args, results, kernel, cell_timeout)
+        failed_jobs = train_on_ray(names, args, results, Cache(cache), kernel, cell_timeout)
         if failed_jobs:
             print(f"ray: {failed_jobs} job(s) failed twice (listed above); their notebooks train them", flush=True)
     # last at exit (atexit runs in reverse order: after papermill's own kernel clean-up, which an interrupt
     # leaves to atexit): the cache entries a killed kernel was writing go
-    atexit.register(remove_orphaned_temporaries, os.environ["MEMLIB_CACHE"], 15.0)
+    atexit.register(remove_orphaned_temporaries, cache, 15.0)
     failed = []
     for i, name in enumerate(names, 1):
         final = results / args.profile / name
         stage = results / args.profile / f".{name}.running-{os.getpid()}"
         shutil.rmtree(stage, ignore_errors=True)
         stage.mkdir(parents=True)
-        os.environ["MEMLIB_RUN_DIR"] = str(stage)                     # run.Run writes here (the kernel inherits it)
-        params = dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
-                      data_root=data_root_parameter(args.data_root))
+        # run.Run writes into the stage (its run_dir), swapped in when the notebook ends
+        params = notebook_parameters(args, results, cache, stage, max_steps=max_steps)
         print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
         t0 = time.perf_counter()
         reason = None
@@ -130,8 +130,7 @@ def run(args) -> int:
             except Exception as e:  # noqa: BLE001 - e.g. a cell over its time limit: report, go on
                 reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
             finally:
-                os.environ.pop("MEMLIB_RUN_DIR", None)
-                print_cache_warnings()
+                print_cache_warnings(cache)
             swap_in(stage, final, reason)
         except KeyboardInterrupt as e:     # Ctrl-C, SIGTERM or SIGHUP (kill, timeout, a batch scheduler)
             how = signal_name(e)
@@ -212,11 +211,11 @@ def swap_lock(folder: Path):
         os.close(fd)             # releases the lock
 
 
-def print_cache_warnings() -> None:
-    """Corrupt cache entries found inside the kernel (store.Cache logs them) reach the command line too; the
-    entries a dead kernel was writing are removed."""
-    remove_orphaned_temporaries(os.environ["MEMLIB_CACHE"])
-    log = Path(os.environ["MEMLIB_CACHE"]) / "corrupt.log"
+def print_cache_warnings(cache: Path) -> None:
+    """Corrupt cache entries found inside the kernel (store.Cache logs them in `cache`) reach the command line
+    too; the entries a dead kernel was writing are removed."""
+    remove_orphaned_temporaries(cache)
+    log = Path(cache) / "corrupt.log"
     if log.exists():
         for line in log.read_text().splitlines():
             print(f"  warning: {line}", flush=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from pathlib import Path
 
+from ..context import cache_folder
 from ..runtime import MemlibError, check_choice
 from ..store import results_root
 from ..tour import PROFILES as TOUR_PROFILES
@@ -37,10 +37,11 @@ def serve(args) -> int:
         import voila  # noqa: F401 - the optional extra [serve]: only checked for here, it runs in its own process
     except ImportError:
         raise MemlibError("voila is not installed: `./run_all.sh serve` installs it, or pip install voila") from None
-    cache = Path(os.environ.get("MEMLIB_CACHE") or results_root(args.results_dir) / "cache").expanduser().resolve()
-    os.environ["MEMLIB_CACHE"] = str(cache)            # the kernel inherits these
+    cache = cache_folder(results_root(args.results_dir))
+    # Voila passes no parameters to the tour's kernel: it inherits these two (memlib.tour reads them; the kernel's
+    # run context is the default one: interactive, live widgets)
+    os.environ["MEMLIB_CACHE"] = str(cache)
     os.environ["MEMLIB_TOUR_PROFILE"] = args.profile
-    os.environ.pop("MEMLIB_HEADLESS", None)            # live widgets
     ensure_kernel()                                    # the tour's kernelspec: "memlib", this Python
     port = args.port if args.port is not None else _free_port(8866)
     url = f"http://127.0.0.1:{port}/"
