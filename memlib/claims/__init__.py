@@ -3,19 +3,26 @@
 `core` defines a claim (quote, test, fit gate, expected outcome per profile) and its outcomes;
 `report` turns a profile's metrics into `report.md` / `report.json` with regressions against the
 ledger and, optionally, a baseline report (`comparison`: tolerances, drifts, flips). `paper1` .. `paper4` hold
-each paper's claims.
+each paper's claims (papers 1-3 each in two modules: `paper1` / `paper1_convnets`, `paper2` / `paper2_conv`, `paper3` /
+`paper3_sec5`).
 """
 from __future__ import annotations
 
 from .core import (CODE_PATH_PROFILES, FIT_RATIO, LEDGER_PROFILES, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, OPS,
                    OUTCOMES, REPRODUCED, UNSTABLE, Claim, Gate, band_holds, evaluate, fitted)
-from .paper1 import CLAIMS as PAPER1
-from .paper2 import CLAIMS as PAPER2
-from .paper3 import CLAIMS as PAPER3
+from .paper1 import CLAIMS as _PAPER1_FCN
+from .paper1_convnets import CLAIMS as _PAPER1_CONVNETS
+from .paper2 import CLAIMS as _PAPER2_FC
+from .paper2_conv import CLAIMS as _PAPER2_CONV
+from .paper3 import CLAIMS as _PAPER3_SEC4
+from .paper3_sec5 import CLAIMS as _PAPER3_SEC5
 from .paper4 import CLAIMS as PAPER4
 from . import report as _report
 from . import unstable as _unstable
 
+PAPER1 = _PAPER1_FCN + _PAPER1_CONVNETS
+PAPER2 = _PAPER2_FC + _PAPER2_CONV
+PAPER3 = _PAPER3_SEC4 + _PAPER3_SEC5
 # the ledger's quick column says 'unstable' for the claims the quick envelope saw move (claims/unstable.py)
 CLAIMS: list[Claim] = _unstable.apply(PAPER1 + PAPER2 + PAPER3 + PAPER4)
 
