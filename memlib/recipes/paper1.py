@@ -44,6 +44,15 @@ DEPTH_DEPARTURE = ("optimizer and stopping, Fig 3a's depth sweep (Fig 3b, 4a, 9-
                    "which no claim uses)")
 
 
+# Fig 34-36's fully connected nets: Adam below the paper profile (a departure, shown in notebook 01). With the paper's
+# SGD the 9-hidden-layer FCN stays on the plateau of the examples' mean (27 % / 43 % of the zero prediction's loss on
+# 2 / 3 examples after 1,500 steps), and the 1-hidden-layer FCN on the many digits ends at 12.6 % / 5.6 % after 10,000 /
+# 40,000 minibatch steps. Adam at the paper's Fig 30 rate fits 2 examples exactly in 1,500 steps; on the many digits
+# Adam at 1e-3 for 4,000 steps ends at 3.4-3.9 % (seeds 100-102, which no claim uses; RESULTS.md, session 12).
+FCN_SGD = dict(lr=0.01, momentum=0.9, schedule="stagewise")        # paper 1, App. B (FCNs train without clipping)
+FEW_FCN_FIT = dict(smoke=PAPER_ADAM, quick=PAPER_ADAM, full=PAPER_ADAM, paper=FCN_SGD)          # 2-3 examples
+MANY_FCN_FIT = {**{p: {**PAPER_ADAM, "lr": 1e-3} for p in ("smoke", "quick", "full")}, "paper": FCN_SGD}   # many
+
 def depth_fit(profile: str, x: torch.Tensor) -> dict:
     """The depth sweep's `fit` keywords at `profile` for training image(s) `x` (N, C, H, W), standardized:
     DEPTH_FIT, with `until_loss` at FIT_TO of the zero prediction's MSE on `x` where the profile stops early."""
