@@ -213,7 +213,8 @@ def downsampling_d1(*, channels: int = 64, size: int = 32, in_channels: int = 3,
 
 def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 layers at 4x4
                     channels: int = 1, factor: int = 8,  # paper 2, Fig 8: 32x32 -> 4x4 after layer 1
-                    in_channels: int = 3, value: float | None = 1.8e-3) -> nn.Sequential:  # paper 2, Fig 8: every parameter 1.8e-3
+                    in_channels: int = 3, value: float | None = 1.8e-3,  # paper 2, Fig 8: every parameter 1.8e-3
+                    jitter: float = 0.0) -> nn.Sequential:
     """Paper 2, Fig 8a (App. G): Network D2, linear, bias-free.
 
     Layer 1 downsamples by `factor` (an 8x8 convolution of stride 8: 32x32 -> 4x4, `channels`
@@ -221,7 +222,9 @@ def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 lay
     representation, and an 8x8 transposed convolution of stride 8 brings it back to 32x32:
     `layers` weight layers in all. The figure's image is not in the text: the kernel sizes of the
     first and last layers and `channels` are our choice. `value`: every weight set to this constant
-    (None: PyTorch's default initialization).
+    (None: PyTorch's default initialization). `jitter`: each constant weight then multiplied by
+    1 + jitter * N(0, 1) (drawn from the build's seed). With `jitter=0` every channel receives the same
+    gradient and stays equal to the others at every step, so the net acts as if it had one channel.
     """
     if layers < 3:
         raise ValueError("downsampling_d2 needs at least 3 layers (down, one at 4x4, up)")
@@ -229,7 +232,14 @@ def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 lay
     mods += [nn.Conv2d(channels, channels, 3, padding=1, bias=False) for _ in range(layers - 2)]
     mods.append(nn.ConvTranspose2d(channels, in_channels, factor, stride=factor, bias=False))
     model = nn.Sequential(*mods)
-    return model if value is None else initialize_(model, "constant", value=value)
+    if value is None:
+        return model
+    initialize_(model, "constant", value=value)
+    if jitter:
+        with torch.no_grad():
+            for m in mods:
+                m.weight.mul_(1 + jitter * torch.randn_like(m.weight))
+    return model
 
 
 # ---------------------------------------------------------------- paper 3: downsampling networks
