@@ -152,9 +152,9 @@ class Run:
     def say(self, text: str):
         """Result prose with its numbers from this run: `{metric.key}` (a band reads "a / b / c"),
         `{metric.key:%}` or `{metric.key:.2f}` placeholders filled from the metrics logged so far
-        (`claims.core.render_text`). Returns Markdown, so a cell that ends with it shows the paragraph."""
+        (`claims.text.render_text`). Returns Markdown, so a cell that ends with it shows the paragraph."""
         from IPython.display import Markdown
-        return Markdown(_claims.core.render_text(text, self.metrics))
+        return Markdown(_claims.text.render_text(text, self.metrics))
 
     def departure(self, setting: str, paper, ours, why: str) -> None:
         """Record a deliberate departure from the paper: the setting, the paper's value, this run's, and why

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memlib import claims, envelope, machine
-from memlib.claims import core, report
+from memlib.claims import core, report, text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -148,12 +148,12 @@ def test_every_trained_claim_is_judged_on_a_seed_band_or_says_why_not():
 
 
 def test_whys_are_rendered_from_the_runs_metrics_and_may_not_state_numbers():
-    assert core.render_text("ends at {a.loss:%} ({b})", {"a.loss": [0.345, 0.081], "b": 0.4312}) == \
+    assert text.render_text("ends at {a.loss:%} ({b})", {"a.loss": [0.345, 0.081], "b": 0.4312}) == \
         "ends at 34.5 % / 8.1 % (0.431)"
-    assert "not measured" in core.render_text("{missing.key}", {})
-    assert core.stated_numbers("measured 34.5 / 8.1 % and 0.43; 20 layers, 1,500 steps, Fig 3a") == ["34.5", "8.1", "0.43"]
-    assert core.stated_numbers("it fits 4 of 10, at 20 %") == ["20 %"]
-    assert core.stated_numbers("below the bar 0.9 {x:%}", settings=[0.9]) == []
+    assert "not measured" in text.render_text("{missing.key}", {})
+    assert text.stated_numbers("measured 34.5 / 8.1 % and 0.43; 20 layers, 1,500 steps, Fig 3a") == ["34.5", "8.1", "0.43"]
+    assert text.stated_numbers("it fits 4 of 10, at 20 %") == ["20 %"]
+    assert text.stated_numbers("below the bar 0.9 {x:%}", settings=[0.9]) == []
     bad = _claim(expect={"quick": claims.NOT_REPRODUCED, "paper": claims.REPRODUCED},
                  why="the net ends at 34.5 % of the zero loss")
     assert any("placeholders" in p for p in bad.problems())

@@ -1,7 +1,7 @@
 """The papers' claims as data, and the report that judges them.
 
 `core` defines a claim (quote, test, fit gate, expected outcome per profile) and its outcomes;
-`report` turns a profile's metrics into `report.md` / `report.json` with regressions against the
+`text` fills a claim's `why` from a run's metrics; `report` turns a profile's metrics into `report.md` / `report.json` with regressions against the
 ledger and, optionally, a baseline report (`comparison`: tolerances, drifts, flips). `paper1` .. `paper4` hold
 each paper's claims (papers 1-3 each in two modules: `paper1` / `paper1_convnets`, `paper2` / `paper2_conv`, `paper3` /
 `paper3_sec5`).

@@ -8,7 +8,8 @@ from __future__ import annotations
 import fnmatch
 import math
 
-from .core import UNSTABLE, _fmt
+from .core import UNSTABLE
+from .text import fmt
 
 # How far a metric may move from the baseline before it counts as drifted: |new - old| <= atol + rtol |old|,
 # first matching pattern wins. Correlations and fractions live on [0, 1]; losses and eigenvalue errors are
@@ -145,9 +146,9 @@ def regressions(rows, comparison: dict | None) -> list[str]:
            if r["regression"]]
     if comparison:
         out += [f"{f['id']}: {f['now']}, the baseline had {f['baseline']}" for f in comparison["flips"]]
-        out += [f"{d['notebook']} {d['metric']}: {_fmt(d['now'])}, "
-                + (f"envelope {_fmt(d['envelope'][0])} .. {_fmt(d['envelope'][1])}" if d.get("envelope")
-                   else f"baseline {_fmt(d['baseline'])}")
+        out += [f"{d['notebook']} {d['metric']}: {fmt(d['now'])}, "
+                + (f"envelope {fmt(d['envelope'][0])} .. {fmt(d['envelope'][1])}" if d.get("envelope")
+                   else f"baseline {fmt(d['baseline'])}")
                 + f" (tolerance {d['atol']:g} + {d['rtol']:g} x |baseline|; read by {', '.join(d['claims'])})"
                 for d in comparison["drifts"] if d["claims"]]
         out += [f"{u['id']}: took " + ", ".join(f"{o} ({v})" for v, o in u["took"].items())

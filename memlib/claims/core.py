@@ -18,7 +18,7 @@ report's baseline) is expected **unstable** in the ledger: a run shows the outco
 never counted as reproduced.
 
 A claim's `why` holds no measured number as text: `{metric.key}` placeholders are filled from the run's
-metrics when it is evaluated (`render_text`), so an explanation cannot quote a stale run.
+metrics when it is evaluated (`text.render_text`), so an explanation cannot quote a stale run.
 
 Each claim also records the outcome **expected** at each profile (the ledger, like a strict xfail):
 an outcome that differs from its expectation, in either direction, is a *regression*. The smoke
@@ -34,6 +34,8 @@ import math
 import operator
 import re
 from dataclasses import asdict, dataclass, field, replace
+
+from .text import fmt, render_text, stated_numbers
 
 NOTEBOOKS = {1: "01_identity_vs_constant", 2: "02_attractors", 3: "03_downsampling_eigenvectors",
              4: "04_rho_dynamics"}
@@ -90,7 +92,7 @@ class Gate:
         return cls(m.group(1), m.group(2), thr)
 
     def __str__(self):
-        return f"{self.metric} {self.op} {_fmt(self.threshold)}"
+        return f"{self.metric} {self.op} {fmt(self.threshold)}"
 
 
 @dataclass(frozen=True)
@@ -193,7 +195,7 @@ class Claim:
         bad = stated_numbers(self.why, settings=settings)
         if bad:
             out.append(f"its why states measured-looking numbers {bad} as text: write them as {{metric.key}} "
-                       "placeholders, filled from the run's metrics (core.render_text)")
+                       "placeholders, filled from the run's metrics (claims.text.render_text)")
         for p, b in self.basis.items():
             if p not in LEDGER_COLUMNS:
                 out.append(f"a basis for {p!r}, which is no ledger column {LEDGER_COLUMNS}")
@@ -213,33 +215,6 @@ class Claim:
 # ---------------------------------------------------------------------------------------------------
 # evaluation
 
-def _fmt(v) -> str:
-    if v is None:
-        return "—"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    if isinstance(v, bool):
-        return str(v)
-    if isinstance(v, (int, float)):
-        if isinstance(v, float) and not math.isfinite(v):
-            return str(v)
-        return f"{v:.3g}"
-    return str(v)
-
-
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.\-]*)(?::([^{}]*))?\}")
-
-
-def _fmt_one(v, spec: str) -> str:
-    if v is None:
-        return "—"
-    if spec == "%":
-        return f"{100 * float(v):.3g} %"
-    if spec:
-        return format(float(v), spec)
-    return _fmt(v)
-
-
 def with_measured(claims: list, table: dict, profile: str, how: str) -> list:
     """The ledger's `profile` column where a run measured it: each claim in `table` (claim id -> (outcome, what the
     run showed)) expects the measured outcome, with the basis "measured: <how>: <what it showed>". A claim measured
@@ -257,41 +232,6 @@ def with_measured(claims: list, table: dict, profile: str, how: str) -> list:
         return replace(c, expect={**c.expect, profile: outcome}, why=why,
                        basis={**c.basis, profile: f"measured: {how}: {shown}"})
     return [one(c) for c in claims]
-
-
-def render_text(text: str, metrics: dict | None) -> str:
-    """A `why` (or notebook prose) with its `{metric.key}` / `{metric.key:%}` / `{metric.key:.2f}` placeholders
-    filled from `metrics`; a seed band reads "a / b / c"; a metric the run did not log reads "(not measured)".
-    So every number in the text comes from the run it describes, and cannot go stale."""
-    def one(m):
-        key, spec = m.group(1), m.group(2) or ""
-        v = (metrics or {}).get(key)
-        if v is None:
-            return f"({key}: not measured)"
-        if isinstance(v, (list, tuple)):
-            return " / ".join(_fmt_one(x, spec) for x in v)
-        return _fmt_one(v, spec)
-    return PLACEHOLDER.sub(one, text or "")
-
-
-# Numbers that read as measurements: decimals (0.43, 1e-5) and percentages (34.5 %). Settings (20 layers,
-# 1,500 steps, Fig 3a, 2026-11-23) are not caught. A `why` or `statement` holding one must use a placeholder.
-_MEASURED = re.compile(r"(?<![\w.{:])(?:\d+\.\d+(?:e[-+]?\d+)?|\d+(?:\.\d+)?\s?%)(?![\w}])")
-
-
-def stated_numbers(text: str, settings=()) -> list[str]:
-    """The measured-looking numbers written as plain text in `text` (outside `{...}` placeholders), other
-    than the claim's own `settings` (its threshold and fit gates' thresholds, as numbers or percentages)."""
-    allowed = set()
-    for t in settings:
-        if isinstance(t, (int, float)):
-            allowed |= {float(t), round(100 * float(t), 6)}
-    out = []
-    for n in _MEASURED.findall(PLACEHOLDER.sub("", text or "")):
-        num = float(n.rstrip("% ").strip())
-        if num not in allowed:
-            out.append(n)
-    return out
 
 
 def _lookup(metrics: dict, ref):
@@ -329,14 +269,14 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
         return False, "a value is not a finite number"
     every = all(OPS[op](float(v), float(t)) for v, t in zip(vs, ts))
     if len(vs) == 1:
-        return every, f"{_fmt(vs[0])} {op} {_fmt(ts[0])} is {'true' if every else 'false'}"
+        return every, f"{fmt(vs[0])} {op} {fmt(ts[0])} is {'true' if every else 'false'}"
     d = [float(v) - float(t) for v, t in zip(vs, ts)]          # > 0 means "above the threshold"
     n = len(d)
     mean = sum(d) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
     margin = mean - 2 * se if op in (">", ">=") else -(mean + 2 * se)
     ok = every and (margin > 0 or (op in (">=", "<=") and margin >= 0))   # ">= 1" holds for a band all at 1
-    parts = [f"seeds {_fmt(vs)} vs {_fmt(ts if len(set(map(float, ts))) > 1 else ts[0])}"]
+    parts = [f"seeds {fmt(vs)} vs {fmt(ts if len(set(map(float, ts))) > 1 else ts[0])}"]
     if not every:
         parts.append(f"fails for {sum(not OPS[op](float(v), float(t)) for v, t in zip(vs, ts))} of {n} seeds")
     elif not ok:
@@ -380,7 +320,7 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
             return done(NOT_REPRODUCED, f"fit not measured: {g.metric if gv is None else g.threshold} is missing")
         ok, account = band_holds(gv, g.op, gt)
         if not ok:
-            return done(NOT_REPRODUCED, f"did not fit: {g.metric} {_fmt(gv)}, needs {g.op} {_fmt(gt)}")
+            return done(NOT_REPRODUCED, f"did not fit: {g.metric} {fmt(gv)}, needs {g.op} {fmt(gt)}")
     ok, account = band_holds(value, claim.op, thr)
     if ok:
         return done(REPRODUCED, account)

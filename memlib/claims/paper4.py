@@ -38,8 +38,8 @@ Q_OTHERS = "As predicted by the analysis, the case of BN+WD is the most well-beh
 
 # The full profile (notebook 04's `full=` picks): the paper's 1000 epochs, but where CIFAR-10 is absent (every machine so
 # far) on the embedded digits (classes 3 / 5; quick reads 3 / 8), so with quick's settings where the paper's fail there:
-# BN + WD at lr 0.01, quick's 32 channels, initial norms 5 / 6 / 7 without BN. Its ledger entries rest on quick's
-# measurements with those settings; none is measured at full yet.
+# BN + WD at lr 0.01, quick's 32 channels, initial norms 5 / 6 / 7 without BN. Its ledger entries were first predicted
+# from quick's measurements with those settings; MEASURED_FULL (at the end) replaces them with full's own outcomes.
 FULL = ("full trains quick's nets with quick's optimizer settings for the paper's 1000 epochs (3,000 SGD steps) on "
         "another pair of the same digits")
 

@@ -29,8 +29,8 @@ from ..runtime import MemlibError
 from .. import machine
 from .comparison import TOLERANCES, drifted, outside, tolerance  # noqa: F401 - also report's names
 from .comparison import compare, regressions
-from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, _fmt, evaluate,
-                   ledger_data)
+from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, evaluate, ledger_data)
+from .text import fmt
 
 COUNTED = (REPRODUCED, NOT_REPRODUCED, UNSTABLE, NOT_RUN)      # the report's columns
 
@@ -148,14 +148,14 @@ def counts(rows) -> dict:
 
 
 def _row_md(r) -> str:
-    thr = r["threshold"] if not isinstance(r["threshold"], str) else f"`{r['threshold']}` = {_fmt(r['threshold_value'])}"
-    thr = _fmt(thr) if not isinstance(thr, str) else thr
+    thr = r["threshold"] if not isinstance(r["threshold"], str) else f"`{r['threshold']}` = {fmt(r['threshold_value'])}"
+    thr = fmt(thr) if not isinstance(thr, str) else thr
     flag = " **REGRESSION** (ledger: " + r["expected"] + ")" if r["regression"] else ""
     n = r.get("seeds")
     flag += f" ({n} seed{'s' if n != 1 else ''})" if n is not None and r.get("about") == "trained" else ""
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")   # noqa: E731 - a "|" would split the row
     return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
-            f"{cell(r['statement'])} | {cell(_fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
+            f"{cell(r['statement'])} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
 
 
 def markdown(rows: list[dict]) -> str:
@@ -229,7 +229,7 @@ def render(report: dict) -> str:
             text.append(f"Not compared: {nb} read {', '.join(d['now']) or 'nothing recorded'} now, the baseline "
                         f"{', '.join(d['baseline']) or 'nothing recorded'} (other data, other numbers).")
         if info:
-            text.append("Other drifted metrics: " + ", ".join(f"`{d['metric']}` {_fmt(d['baseline'])} -> {_fmt(d['now'])}"
+            text.append("Other drifted metrics: " + ", ".join(f"`{d['metric']}` {fmt(d['baseline'])} -> {fmt(d['now'])}"
                                                               for d in info[:40]) + (" ..." if len(info) > 40 else ""))
     for p, nb in NOTEBOOKS.items():
         prow = [r for r in rows if r["paper"] == p and r["about"] != "sanity"]
