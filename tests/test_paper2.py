@@ -151,6 +151,21 @@ def test_downsampling_d2_constant_init_and_4x4_representation():
     assert net[0](x).shape == (1, 2, 4, 4) and net(x).shape == x.shape
 
 
+def test_downsampling_d2_equal_channels_stay_equal_unless_jittered():
+    """Why Fig 8's D2 jitters its constant init: with every weight equal, every channel receives the same gradient,
+    so after any number of steps the channels are still equal (the net acts as one channel); a 1 % jitter breaks it."""
+    from memlib.train import fit
+    x = torch.randn(1, 3, 32, 32, generator=torch.Generator().manual_seed(0))
+    for jitter, equal in ((0.0, True), (0.01, False)):
+        torch.manual_seed(0)
+        net = models.downsampling_d2(layers=4, channels=3, jitter=jitter)
+        w0 = net[0].weight.detach().clone()
+        assert torch.allclose(w0, torch.full_like(w0, 1.8e-3), rtol=0.1, atol=0)   # within 10 % of the paper's value
+        fit(net, x, steps=20, lr=1e-3, optimizer="adam", progress=False)
+        w = net[1].weight.detach()                                   # (c_out, c_in, 3, 3) of a 4x4 layer
+        assert torch.equal(w[0], w[1]) == equal and torch.equal(w[:, 0], w[:, 2]) == equal
+
+
 def test_linear_conv_ae_constant_init_value():
     net = models.linear_conv_ae(3, 1, init_value=0.01)                 # paper 2, Table 2: every weight = c
     assert all((c.weight == 0.01).all() for c in net.convs)
