@@ -17,7 +17,7 @@ import math
 import numpy as np
 import torch
 
-from .runtime import get_device
+from .runtime import MemlibError, get_device
 
 
 def _device_of(f) -> torch.device:
@@ -245,6 +245,21 @@ def low_rank_spectrum(A, rank: int, *, seed: int = 0) -> torch.Tensor:
     q, _ = torch.linalg.qr(a @ g)                                              # (d, k)
     small = spectrum(q.T @ a @ q)                                              # (k,)
     return torch.cat([small, torch.zeros(d - k, dtype=torch.complex128)])
+
+
+def memorization_spectrum(magnitudes, n: int) -> tuple[float, float]:
+    """Paper 2's test of a linear autoencoder fitted to `n` images (Tables 1-2, Fig 7-8): memorization is a spectrum
+    of n eigenvalues 1 (the images' span: A x_i = x_i once fitted) and the rest near 0. Given the |eigenvalues| (any
+    order): (the largest | |lambda| - 1 | over the n closest to 1: ~0 for a fitted net, the largest |lambda| over
+    the others: the "rest"). An eigenvalue above 1 elsewhere is in the rest (an expanding direction, not
+    memorization), not counted against the fit."""
+    v = torch.as_tensor(magnitudes).abs().double().flatten()       # (d,)
+    if not 0 < n < len(v):
+        raise MemlibError(f"memorization_spectrum needs 0 < n < {len(v)} eigenvalues, got n={n}")
+    near = (v - 1).abs().argsort()[:n]                             # the n eigenvalues closest to 1
+    rest = torch.ones(len(v), dtype=torch.bool)
+    rest[near] = False
+    return (v[near] - 1).abs().max().item(), v[rest].max().item()
 
 
 def near_one_error(values, k: int, *, tol: float) -> int:

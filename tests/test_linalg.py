@@ -6,6 +6,7 @@ import torch
 from torch import nn
 
 from memlib import linalg
+from memlib.runtime import MemlibError
 
 
 def conv_matrix_by_loops(weight, size, stride=1):
@@ -170,3 +171,20 @@ def test_operator_eigenvalues_of_a_projection_are_ones_then_zeros():
     f = lambda x: (x.flatten(1) @ u.flatten()).reshape(-1, 1, 1, 1) * u          # noqa: E731
     eig = linalg.operator_eigenvalues(f, (1, 3, 3))
     assert eig.shape == (9,) and abs(eig[0].item() - 1) < 1e-6 and eig[1:].max().item() < 1e-6   # float32 operator
+
+
+def test_memorization_spectrum_reads_the_images_eigenvalues_as_those_nearest_one():
+    """Paper 2, Tables 1-2: a fitted net has eigenvalue 1 for each image; an eigenvalue above 1 elsewhere belongs to
+    the rest (not memorized), and is not mistaken for the image's (the top-by-magnitude reading did)."""
+    assert linalg.memorization_spectrum(torch.tensor([2.36, 1.0, 0.1]), 1) == pytest.approx((0.0, 2.36))
+    assert linalg.memorization_spectrum(torch.tensor([0.5, 1.0, 0.98, 1.0]), 2) == pytest.approx((0.0, 0.98))
+    assert linalg.memorization_spectrum([1.01, 0.003, -0.002], 1) == pytest.approx((0.01, 0.003))
+    # a real operator: A = x x^T / |x|^2 + 2 P (P projects on a direction orthogonal to x): eigenvalues 1, 2, 0, 0
+    x = torch.tensor([1.0, 2.0, 0.0, 0.0], dtype=torch.float64)
+    p = torch.tensor([0.0, 0.0, 1.0, 0.0], dtype=torch.float64)
+    A = torch.outer(x, x) / x.dot(x) + 2 * torch.outer(p, p)
+    torch.testing.assert_close(A @ x, x)
+    top, rest = linalg.memorization_spectrum(linalg.spectrum(A).abs(), 1)
+    assert top == pytest.approx(0.0, abs=1e-12) and rest == pytest.approx(2.0)
+    with pytest.raises(MemlibError):
+        linalg.memorization_spectrum([1.0, 0.5], 2)
