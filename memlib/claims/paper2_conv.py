@@ -80,10 +80,10 @@ CLAIMS: list[Claim] = [
           expect={"quick": NR, "paper": NR},
           basis={"paper": f"expected not reproduced: {SAME_NETS}; quick measured the 1-filter net's third eigenvalue "
                           "far from the 16- and 128-filter nets' at 2 layers (the why)"},
-          why="quick: with 2 layers the third eigenvalue is {table1.L2.f1.eig3:.2f} for 1 filter against "
-              "{table1.L2.f16.eig3:.3f} / {table1.L2.f128.eig3:.3f} for 16 / 128 (largest spread at one depth "
-              "{table1.max_filter_spread:.2f}); with 8 layers {table1.L8.f1.eig3:.2f} / {table1.L8.f16.eig3:.2f} / "
-              "{table1.L8.f128.eig3:.2f}. The filter count is not without effect here"),
+          why="quick (one value per seed throughout): the largest spread of the third eigenvalue over the filter "
+              "counts at one depth is {table1.max_filter_spread:.2f}; with 8 layers it reads {table1.L8.f1.eig3:.2f} "
+              "for 1 filter, {table1.L8.f16.eig3:.2f} for 16 and {table1.L8.f128.eig3:.2f} for 128. The filter count "
+              "is not without effect here"),
     # ---- Table 2: whole rows ----
     *[Claim(f'p2.table2_{tag}', 2, 'Table 2',
             quote=quote,

@@ -1,7 +1,7 @@
 """The claims whose outcome moved across the quick profile's variation envelope, and what would settle each.
 
 `baselines/quick-cpu.json` is the quick profile run four times (`memlib.envelope`: base, seed+1, seed+2 and
-one thread with AVX2 kernels, 2026-11-25). A claim that took more than one outcome there depends on the
+one thread with AVX2 kernels; rebuilt 2026-11-26 for notebooks 01 and 02). A claim that took more than one outcome there depends on the
 seed or the arithmetic, not on the paper: the ledger expects it *unstable* at quick (shown with the outcome
 a run took, never counted as reproduced). Its `why` gains the reason and what would settle it. The test
 `test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with` keeps this list and the envelope equal.
@@ -28,9 +28,6 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p1.appG_lower_layers_still_move":
         "every seed's first layer moves by more than a tenth of its top layer's, but one seed band's mean is within two "
         "standard errors of that bar ({fig15.deepest.first_over_top} here); settled by more seeds",
-    "p1.fig29_kaiming_artifacts":
-        "Kaiming's extra error over the other schemes that fit is small beside its spread over seeds "
-        "({fig29.kaiming_minus_fitted_others.test.mse_identity} here); settled by more seeds",
     "p2.fig3a_attractors":
         "one seed of some bands ends fewer of its test trajectories on a training digit than the bar "
         "({fig3a.last.converged_fraction:%} here, one value per seed), while with one thread and AVX2 kernels the same "
@@ -39,13 +36,6 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "Theorem 2 must hold at every one of Fig 3b's training digits, and one seed of some bands leaves two of its 20 "
         "digits with a Jacobian radius above 1 ({thm2.fig3b.attractor_fraction:%} of digits here, one value per seed); "
         "settled by more seeds or longer training (attractors grow with time, Fig 3's recipe)",
-    "p2.fig4_depth":
-        "the 6-layer nets' training digits are fixed points within the tolerance only for some seeds, so the fit "
-        "gate decides the outcome; settled by training Fig 4's nets longer",
-    "p2.table2_one_eigenvalue":
-        "the formula holds for every net that reaches the paper's loss, but the 3x3 one-example net of some seeds stops "
-        "at the step cap above it ({table2.s3.n1.final_loss} here), and the bands holding such a seed are gated out; "
-        "settled by a higher step cap",
     "p3.ds_default_point_map":
         "network DS's rank-1 ratio ({fig4.default.sv2_over_sv1} here) lies near its bar and the band's margin "
         "decides (its mean is not two standard errors below for some seed bands); settled by more seeds",
