@@ -154,7 +154,7 @@ CLAIMS: list[Claim] = [
           basis={"paper": "predicted: the paper profile trains every scheme the paper's 2,000,000 steps at 128 channels, "
                           "the setting of the figure that shows the artifacts; quick stops each net at 1 % of the zero "
                           "prediction's loss, and measured no such artifacts (the why)"},
-          why="quick: with every scheme trained until it fits (Fig 29's rule, at most FIG29_STEPS), the "
+          why="quick: with every scheme trained until it fits (Fig 29's rule, within its step budget), the "
               "smaller Kaiming MSE to the identity on the test inputs minus the largest of the other schemes' is "
               "{fig29.kaiming_minus_fitted_others.test.mse_identity:.3f} (one value per seed): Kaiming's predictions "
               "are not further from the input than the others' beyond the seed spread"),
