@@ -28,11 +28,13 @@ def tensor_digest(t: torch.Tensor) -> str:
 
 
 def describe(build) -> dict:
-    """A JSON description of a model builder: a function or a functools.partial of one (its arguments as
-    `keyed` writes them)."""
+    """A JSON description of a model builder: a function (by its `cache_key` where it has one, else its
+    module-qualified name) or a functools.partial of one (its arguments as `keyed` writes them)."""
     if isinstance(build, functools.partial):
         return {"fn": describe(build.func)["fn"], "args": keyed(list(build.args), "the builder's arguments"),
                 "kwargs": keyed(dict(build.keywords), "the builder's keywords")}
+    if isinstance(getattr(build, "cache_key", None), str):      # a builder moved from where it was first keyed
+        return {"fn": build.cache_key}
     name = getattr(build, "__qualname__", "")
     if not name or "<lambda>" in name or "<locals>" in name:
         raise MemlibError("fit_cached needs a module-level builder or a functools.partial of one "

@@ -18,7 +18,6 @@ import hashlib
 import io
 import os
 import pickle
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ import numpy as np
 
 from . import data
 from .data import DatasetCorrupt
+from .fileio import atomic_write_files
 from .runtime import MemlibError, check_choice
 
 FETCHABLE = ("mnist", "fashion_mnist", "cifar10")
@@ -266,34 +266,10 @@ def idx_bytes(arr: np.ndarray) -> bytes:
     return bytes([0, 0, 0x08, arr.ndim]) + b"".join(int(s).to_bytes(4, "big") for s in arr.shape) + arr.tobytes()
 
 
-def _write_temp(folder: Path, name: str, blob: bytes) -> Path:
-    """`blob` in a new hidden file beside `name` (the usual permissions, not mkstemp's 0600); its path."""
-    tmp = folder / f".{name}.{os.getpid()}-{secrets.token_hex(4)}.part"
-    try:
-        with open(tmp, "xb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return tmp
-
-
 def write_together(folder: Path, files: dict) -> None:
-    """Write every file to a temporary name in `folder`, then rename them all: an interruption or a full disk
-    leaves no partial file under a final name (and the old files, if any, as they were)."""
+    """`fileio.atomic_write_files` (no partial file under a final name), a failure said in one line."""
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temps = {}
-        try:
-            for name, blob in files.items():
-                temps[name] = _write_temp(folder, name, blob)
-            for name, tmp in temps.items():
-                os.replace(tmp, folder / name)
-        finally:
-            for tmp in temps.values():
-                tmp.unlink(missing_ok=True)                     # the ones not renamed (missing_ok: the others)
+        atomic_write_files(folder, files)
     except OSError as e:
         raise MemlibError(f"cannot write into {folder}: {e.strerror or e}; free some space or choose another "
                           "--data-root") from None

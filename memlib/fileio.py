@@ -1,5 +1,6 @@
 """Files written whole or not at all, and the clean-up of those a dead writer left: `atomic_write_text` /
-`atomic_write_bytes` (a temporary in the same folder, then a rename; the writer's pid in its name),
+`atomic_write_bytes` / `atomic_write_files` (temporaries in the same folder, then renames; the writer's pid in
+their names: `write_temporary`),
 `remove_orphaned_temporaries` and `remove_dead_run_folders` (a writer judged dead by its pid, read from /proc)."""
 from __future__ import annotations
 
@@ -23,26 +24,43 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_bytes(path, data: bytes) -> None:
-    """`atomic_write_text` for bytes."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = None
+def write_temporary(folder: Path, name: str, data: bytes) -> Path:
+    """`data` in a new hidden file beside `folder / name`, flushed to disk, with the usual permissions (not
+    mkstemp's 0600); its path. The writer's pid is in the name (`.NAME.PID.RANDOM.tmp`): a writer killed mid-write
+    (SIGKILL, or an interrupt inside mkstemp) leaves a file that `remove_orphaned_temporaries` can tell from one
+    still being written. A failed write removes it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     try:
-        # the writer's pid in the name: a writer killed mid-write (SIGKILL, or an interrupt inside mkstemp)
-        # leaves a file that `remove_orphaned_temporaries` can tell from one still being written
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())          # mkstemp makes 0600: give the file the usual permissions
-        os.replace(tmp, path)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
     except BaseException:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def atomic_write_bytes(path, data: bytes) -> None:
+    """`atomic_write_text` for bytes."""
+    atomic_write_files(Path(path).parent, {Path(path).name: data})
+
+
+def atomic_write_files(folder, files: dict[str, bytes]) -> None:
+    """Write every file (name -> bytes) to a temporary in `folder`, then rename them all: an interruption or a
+    full disk leaves no partial file under a final name (and the old files, if any, as they were)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    temps = {}
+    try:
+        for name, data in files.items():
+            temps[name] = write_temporary(folder, name, data)
+        for name, tmp in temps.items():
+            os.replace(tmp, folder / name)
+    finally:
+        for tmp in temps.values():
+            tmp.unlink(missing_ok=True)                     # the ones not renamed (missing_ok: the others)
 
 
 def _writer_pid(tmp) -> int | None:

@@ -3,9 +3,10 @@
 Each builder's signature carries its paper's defaults, so a figure's variation is one keyword:
 `convnet(20)` is paper 1's 20-layer ConvNet; `convnet(5, channels=3)` is Fig 4b's 3-channel one.
 
-Every builder stays in this module: the cache key names a builder by its module-qualified name
-(`cachekey.describe`: "memlib.models.convnet"), so moving one would change the key of every model it built.
-What the builders do to a built model's weights is `memlib.weights` (its names re-exported here).
+The cache key names a builder by its module-qualified name (`cachekey.describe`: "memlib.models.convnet"), so a
+builder moved out of this module keeps its old name as its `cache_key`: paper 3's networks live in
+`memlib.downsampling_nets` and are re-exported here. What the builders do to a built model's weights is
+`memlib.weights` (its names re-exported here).
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .downsampling_nets import UNet, conv_autoencoder, identity_init_ds_, network_d, network_ds, unet  # noqa: F401
 from .runtime import MemlibError, check_choice
 from .weights import INIT_SCHEMES, WEIGHT_TYPES, count_parameters  # noqa: F401 - also models' names
 from .weights import initialize_, set_frobenius_norms_, weight_layers
@@ -240,138 +242,6 @@ def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 lay
             for m in mods:
                 m.weight.mul_(1 + jitter * torch.randn_like(m.weight))
     return model
-
-
-# ---------------------------------------------------------------- paper 3: downsampling networks
-
-def _conv3(c_in: int, c_out: int, stride: int = 1) -> nn.Conv2d:
-    """Paper 3, Sec. 2: kernel 3, one layer of zero padding, no biases."""
-    return nn.Conv2d(c_in, c_out, 3, stride=stride, padding=1, bias=False)
-
-
-def network_d(downsample: bool = True, *, filters: int = 128,  # paper 3, Sec. 3: 128 filters
-              stride: int = 8,  # paper 3, Sec. 3: stride 8 down, nearest x8 up (32x32 -> 4x4)
-              in_channels: int = 3, nonlinear: bool = False) -> nn.Sequential:
-    """Paper 3, Fig 2a: linear Network D (`downsample=True`) or Network ND.
-
-    Every convolution has `filters` filters except the last (`in_channels`, "3 filters").
-    D: conv (stride `stride`) -> conv -> nearest upsampling x`stride` -> conv -> conv; ND is the
-    same four convolutions at stride 1 without upsampling. The layer count is read off the
-    figure, whose image the text does not include: four convolutions is our assumption.
-    """
-    s = stride if downsample else 1
-    mods = [_conv3(in_channels, filters, s), _conv3(filters, filters)]
-    if downsample:
-        mods.append(nn.Upsample(scale_factor=stride, mode="nearest"))
-    mods += [_conv3(filters, filters), _conv3(filters, in_channels)]
-    return _leaky_after_convs(mods) if nonlinear else nn.Sequential(*mods)
-
-
-def _leaky_after_convs(mods) -> nn.Sequential:
-    out = []
-    for m in mods:
-        out.append(m)
-        if isinstance(m, nn.Conv2d):
-            out.append(nn.LeakyReLU())   # paper 3, Sec. 6: LeakyReLU after every convolution
-    return nn.Sequential(*out)
-
-
-def conv_autoencoder(a: int = 64, b: int = 192,  # paper 3, Sec. 5 / Fig 6: D_{64,192}
-                     *, downsample: bool = True, nonlinear: bool = False, in_channels: int = 3,
-                     up_layers: int = 3) -> nn.Sequential:
-    """Paper 3, Fig 5: Network D_{a,b} (ND_{a,b} with `downsample=False`; NLD/NLND when `nonlinear`).
-
-    Three stride-2 convolutions with `b` filters (the downsampled representations), one nearest
-    upsampling x8, then `up_layers` convolutions with `a` filters and the output convolution
-    (`in_channels`). Fig 5's image is not in the text, so `up_layers` is our choice: with fewer than
-    ~4 convolutions after the x8 upsampling the output is constant inside each 8x8 block and the
-    net cannot fit an image (measured: MSE stuck at 1e-2), while the paper reaches ~1e-3.
-    ND_{a,b} has the same convolutions at stride 1 and no upsampling. `nonlinear` puts a LeakyReLU
-    after every convolution (Sec. 6). With `b < in_channels * 64` the downsampled code is smaller
-    than the image, so D_{a,b} cannot learn the identity (Sec. 5: b >= 3*8*8 = 192 on CIFAR).
-    """
-    s = 2 if downsample else 1   # paper 3, Sec. 5: 3 convolutions of stride 2, then one x8 upsampling
-    mods = [_conv3(in_channels, b, s), _conv3(b, b, s), _conv3(b, b, s)]
-    if downsample:
-        mods.append(nn.Upsample(scale_factor=8, mode="nearest"))
-    mods += [_conv3(b, a)] + [_conv3(a, a) for _ in range(up_layers - 1)] + [_conv3(a, in_channels)]
-    return _leaky_after_convs(mods) if nonlinear else nn.Sequential(*mods)
-
-
-def network_ds(*, channels: int = 4, identity: bool = False) -> nn.Sequential:
-    """Paper 3, Fig 4a / App. A: the small downsampling Network DS on 1x2x2 images.
-
-    conv 1->4 (stride 2: 2x2 -> 1x1), nearest upsampling x2, three convs 4->4, conv 4->1.
-    It can represent the identity (`identity_init_ds_`), yet from PyTorch's default
-    initialization it learns a point map (Fig 4b/c). `identity=True` applies `identity_init_ds_`.
-    """
-    model = nn.Sequential(_conv3(1, channels, 2), nn.Upsample(scale_factor=2, mode="nearest"),
-                         _conv3(channels, channels), _conv3(channels, channels), _conv3(channels, channels),
-                         _conv3(channels, 1))
-    return identity_init_ds_(model) if identity else model
-
-
-@torch.no_grad()
-def identity_init_ds_(model: nn.Sequential) -> nn.Sequential:
-    """Paper 3, App. A: set Network DS's weights so that it computes the identity on 2x2 images.
-
-    Layer 1 copies pixel (r, c) of the padded input into channel 2r + c; after upsampling, layers
-    2 and 3 shift every channel's constant 2x2 block so only its top-left pixel survives, layer 4
-    moves channel i to pixel i, and the last layer sums the channels.
-    """
-    convs = [m for m in model if isinstance(m, nn.Conv2d)]
-    if len(convs) != 5 or convs[0].weight.shape != (4, 1, 3, 3):
-        raise ValueError("identity_init_ds_ expects network_ds() (5 convolutions, 4 filters)")
-    for conv in convs:
-        conv.weight.zero_()
-    for f, (r, c) in enumerate([(1, 1), (1, 2), (2, 1), (2, 2)]):
-        convs[0].weight[f, 0, r, c] = 1.0                      # step 1
-    for i in range(4):
-        convs[1].weight[i, i, 1, 2] = 1.0                      # step 3
-        convs[2].weight[i, i, 2, 1] = 1.0                      # step 4
-        convs[4].weight[0, i, 1, 1] = 1.0                      # step 6
-    for f, (r, c) in enumerate([(1, 1), (1, 0), (0, 1), (0, 0)]):
-        convs[3].weight[f, f, r, c] = 1.0                      # step 5
-    return model
-
-
-class UNet(nn.Module):
-    """Paper 3, Fig 1: the encoder-decoder of Ulyanov et al.'s deep image prior (used there for large
-    hole inpainting). Each level: conv stride 2 + BN + LeakyReLU, conv + BN + LeakyReLU; the decoder
-    upsamples x2 (nearest), concatenates the level's skip branch (1x1 conv to `skip` channels; none
-    when `skip=0`), conv + BN + LeakyReLU, 1x1 conv + BN + LeakyReLU; a 1x1 conv and a sigmoid output.
-    """
-
-    def __init__(self, *, levels: int = 5, channels: int = 128, skip: int = 4, in_channels: int = 3):
-        super().__init__()
-        def block(c_in, c_out, k=3, stride=1):
-            return [nn.Conv2d(c_in, c_out, k, stride, k // 2), nn.BatchNorm2d(c_out), nn.LeakyReLU(0.2)]
-        self.down, self.skips, self.up = nn.ModuleList(), nn.ModuleList(), nn.ModuleList()
-        c = in_channels
-        for _ in range(levels):
-            self.skips.append(nn.Sequential(*block(c, skip, 1)) if skip else nn.Identity())
-            self.down.append(nn.Sequential(*block(c, channels, 3, 2), *block(channels, channels)))
-            self.up.append(nn.Sequential(*block(channels + skip, channels), *block(channels, channels, 1)))
-            c = channels
-        self.skip = skip
-        self.out = nn.Sequential(nn.Conv2d(channels, in_channels, 1), nn.Sigmoid())
-
-    def forward(self, x):
-        saved = []
-        for down, sk in zip(self.down, self.skips):
-            saved.append(sk(x) if self.skip else None)
-            x = down(x)
-        for up, s in zip(reversed(self.up), reversed(saved)):
-            x = nn.functional.interpolate(x, scale_factor=2, mode="nearest")
-            x = up(torch.cat([x, s], 1) if s is not None else x)
-        return self.out(x)
-
-
-def unet(*, levels: int = 5, channels: int = 128,  # Ulyanov et al. (2017), inpainting: 5 levels x 128
-         skip: int = 4, in_channels: int = 3) -> UNet:
-    """Paper 3, Fig 1: `UNet` (input side must be divisible by 2**levels)."""
-    return UNet(levels=levels, channels=channels, skip=skip, in_channels=in_channels)
-
 
 
 # ---------------------------------------------------------------- paper 4: classifiers

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from memlib import Run, data, models, runtime, store, tour
+from memlib import data, models, runtime, store, tour
+from memlib.run import Run
 from memlib.recipes import paper1 as recipe
 
 ROOT = Path(__file__).resolve().parent.parent

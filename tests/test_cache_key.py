@@ -144,3 +144,23 @@ def test_a_callable_that_cannot_be_named_is_refused_naming_its_argument():
         store.cache_key(functools.partial(models.fcn, 64, 1, width=8, activation=lambda t: t), X_VEC, steps=1, lr=0.1)
     with pytest.raises(MemlibError, match=r"fit argument 'parameters'\[0\]"):     # an object named by its address
         store.cache_key(CONV5, X_IMG, steps=10, lr=0.1, parameters=[object()])
+
+
+X_RGB = _x(2, 3, 16, 16)
+# Paper 3's builders moved from memlib.models to memlib.downsampling_nets (issue 29): their keys, computed at
+# d185128 before the move, must not change (every cached notebook 03 model would retrain)
+MOVED = [("D_{16,48} nonlinear", functools.partial(models.conv_autoencoder, 16, 48, nonlinear=True), X_RGB, 1, "default",
+          dict(steps=3000, optimizer="adam", lr=1e-3, until_loss=1e-5), "d4ef4f9ad4ada70e5ac060fd"),
+         ("ND, 32 filters", functools.partial(models.network_d, False, filters=32), X_RGB, 0, "xavier_uniform",
+          dict(steps=2000, optimizer="adam", lr=1e-3), "b3d08133343c2fd347269c24"),
+         ("DS, a bare function", models.network_ds, _x(5, 1, 2, 2), 0, "default",
+          dict(steps=2000, optimizer="adam", lr=1e-3), "4c1a4a41a646384f5c367100"),
+         ("U-Net", functools.partial(models.unet, levels=3, channels=32), X_RGB, 0, "default",
+          dict(steps=2000, optimizer="adam", lr=1e-3), "06642bcc6c03f4128592ef1a")]
+
+
+@pytest.mark.parametrize("name, build, x, seed, init, kw, before", MOVED, ids=[c[0] for c in MOVED])
+def test_a_moved_builder_keeps_its_key(name, build, x, seed, init, kw, before):
+    assert store.cache_key(build, x, seed=seed, init=init, **kw) == before
+    fn = build.func if isinstance(build, functools.partial) else build
+    assert fn.__module__ == "memlib.downsampling_nets" and fn.cache_key == f"memlib.models.{fn.__qualname__}"

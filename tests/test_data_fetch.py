@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memlib import data, fetch
+from memlib import data, fetch, fileio
 from memlib.cli.main import main
 from memlib.runtime import MemlibError
 
@@ -142,7 +142,7 @@ class _Interrupt(BaseException):
 
 def test_an_interrupted_write_leaves_no_file_under_the_final_names(tmp_path, monkeypatch):
     blob = _gz(_small_sets()[0])
-    real, calls = fetch._write_temp, []
+    real, calls = fileio.write_temporary, []
 
     def two_then_stop(folder, name, data_):
         if len(calls) == 2:
@@ -150,11 +150,11 @@ def test_an_interrupted_write_leaves_no_file_under_the_final_names(tmp_path, mon
         calls.append(name)
         return real(folder, name, data_)
 
-    monkeypatch.setattr(fetch, "_write_temp", two_then_stop)
+    monkeypatch.setattr(fileio, "write_temporary", two_then_stop)
     with pytest.raises(_Interrupt):
         fetch.mnist_from_pickle(blob, tmp_path, expected_sha256=_sha(blob), **SMALL)
     assert len(calls) == 2 and _final_names(tmp_path) == []             # no final names and no temporary files
-    monkeypatch.setattr(fetch, "_write_temp", real)
+    monkeypatch.setattr(fileio, "write_temporary", real)
     fetch.mnist_from_pickle(blob, tmp_path, expected_sha256=_sha(blob), **SMALL)
     assert data.load_images("mnist", root=tmp_path)[0].shape == (40, 1, 28, 28)
 

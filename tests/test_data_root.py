@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from memlib import Run, claims, data, store
+from memlib import claims, data, store
+from memlib.run import Run
 from memlib.claims import report as claims_report
 
 

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from memlib import MemlibError, Run, claims
+from memlib import MemlibError, claims
+from memlib.run import Run
 
 
 def test_departures_are_recorded_rendered_and_reported(tmp_path, monkeypatch):

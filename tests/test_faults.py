@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from memlib import Run, claims, fileio, models, runtime, store
+from memlib import claims, fileio, models, runtime, store
+from memlib.run import Run
 from memlib.cli.common import resolve_names
 from memlib.cli.main import main
 from memlib.cli.notebooks import swap_in
@@ -640,10 +641,8 @@ def test_bench_with_a_results_path_that_is_a_file_says_so(tmp_path, capsys):
 def test_serve_refuses_a_port_outside_1_to_65535_before_starting_anything(tmp_path, capsys, monkeypatch, port):
     import memlib.cli.serve as cli
     monkeypatch.chdir(tmp_path)                                  # serve changes folder before it execs Voila
-    for key in ("MEMLIB_CACHE", "MEMLIB_TOUR_PROFILE"):
-        monkeypatch.setenv(key, os.environ.get(key, "unset"))
     monkeypatch.setattr(cli, "ensure_kernel", lambda: "memlib")
-    monkeypatch.setattr(os, "execv", lambda *a: pytest.fail(f"Voila was started: {a}"))
+    monkeypatch.setattr(os, "execve", lambda *a: pytest.fail(f"Voila was started: {a}"))
     assert main(["serve", "--no-browser", "--port", port, "--results-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"--port {port}" in err and "1..65535" in err, err
@@ -669,3 +668,24 @@ def test_run_all_data_accepts_the_words_of_python_m_memlib_data(tmp_path):
         out = subprocess.run([str(root / "run_all.sh"), *args], capture_output=True, text=True, env=env, timeout=60)
         assert out.returncode == 0, out.stderr
         assert log.read_text().splitlines()[-1] == want
+
+
+def test_serve_gives_the_tour_its_cache_and_profile_in_voilas_environment_only(tmp_path, monkeypatch):
+    """`serve` passes the cache and the tour's profile to Voila's kernels in the environment it execs Voila with
+    (Voila has no parameters); its own process environment is not changed."""
+    import memlib.cli.serve as cli
+    monkeypatch.chdir(tmp_path)
+    for key in ("MEMLIB_TOUR_PROFILE", "MEMLIB_CACHE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setattr(cli, "ensure_kernel", lambda: "memlib")
+    started = {}
+
+    def fake_execve(path, cmd, env):
+        started.update(cmd=cmd, env=env)
+        raise SystemExit(0)
+    monkeypatch.setattr(os, "execve", fake_execve)
+    with pytest.raises(SystemExit):
+        main(["serve", "--no-browser", "--profile", "smoke", "--results-dir", str(tmp_path / "res")])
+    assert started["env"]["MEMLIB_TOUR_PROFILE"] == "smoke"
+    assert started["env"]["MEMLIB_CACHE"] == str((tmp_path / "res" / "cache").resolve())
+    assert "MEMLIB_TOUR_PROFILE" not in os.environ and "MEMLIB_CACHE" not in os.environ and any("voila" in c for c in started["cmd"])

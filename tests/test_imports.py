@@ -146,14 +146,16 @@ def test_the_module_level_imports_have_no_cycle():
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 
-def test_import_memlib_loads_no_plotting():
-    """`import memlib` (for `Run` and the training API) loads neither `memlib.plot` nor matplotlib: `Run.savefig`
-    asks the figure to save itself. (It still loads `memlib.claims`: `Run.say`, `departures_table` and `finish`
-    use them.) Run in a fresh interpreter, the one place this test imports memlib."""
+def test_import_memlib_loads_no_plotting_and_no_claims():
+    """`import memlib` (the training API) loads neither `memlib.plot`, matplotlib nor `memlib.claims`; `memlib.run`
+    (a notebook's `Run`) loads the claims, which `Run.say`, `departures_table` and `finish` use, but no plotting:
+    `Run.savefig` asks the figure to save itself. Run in fresh interpreters, the one place this test imports memlib."""
     import subprocess
     import sys
-    code = ("import sys, memlib; from memlib import Run; "
-            "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'memlib.plot', 'memlib.widgets'))))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=PACKAGE.parent).stdout.strip()
-    assert out == "[]", f"import memlib loaded plotting modules: {out}"
+    shown = "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'memlib.plot', 'memlib.widgets', 'memlib.claims'))))"
+    out = {what: subprocess.run([sys.executable, "-c", f"import sys; {what}; {shown}"], capture_output=True, text=True,
+                                check=True, cwd=PACKAGE.parent).stdout.strip()
+           for what in ("import memlib; memlib.fit, memlib.fit_cached", "from memlib.run import Run")}
+    assert out["import memlib; memlib.fit, memlib.fit_cached"] == "[]", f"import memlib loaded: {out}"
+    assert "'memlib.claims'" in out["from memlib.run import Run"]
+    assert not any(m in out["from memlib.run import Run"] for m in ("matplotlib", "memlib.plot", "memlib.widgets")), out

@@ -4,7 +4,8 @@ import functools
 import pytest
 import torch
 
-from memlib import Run, models, runtime, store, train
+from memlib import models, runtime, store, train
+from memlib.run import Run
 
 
 def test_cache_hit_does_not_retrain(tmp_path, monkeypatch):

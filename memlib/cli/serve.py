@@ -38,10 +38,10 @@ def serve(args) -> int:
     except ImportError:
         raise MemlibError("voila is not installed: `./run_all.sh serve` installs it, or pip install voila") from None
     cache = cache_folder(results_root(args.results_dir))
-    # Voila passes no parameters to the tour's kernel: it inherits these two (memlib.tour reads them; the kernel's
-    # run context is the default one: interactive, live widgets)
-    os.environ["MEMLIB_CACHE"] = str(cache)
-    os.environ["MEMLIB_TOUR_PROFILE"] = args.profile
+    # Voila passes no parameters to a kernel, so the Voila process's environment is the one channel to the tour's
+    # kernels: they inherit these two (memlib.tour and memlib.context read them; the kernel's run context is the
+    # default one: interactive, live widgets). This process's own environment is left as it is.
+    voila_env = {**os.environ, "MEMLIB_CACHE": str(cache), "MEMLIB_TOUR_PROFILE": args.profile}
     ensure_kernel()                                    # the tour's kernelspec: "memlib", this Python
     port = args.port if args.port is not None else _free_port(8866)
     url = f"http://127.0.0.1:{port}/"
@@ -53,4 +53,4 @@ def serve(args) -> int:
     print(f"memlib tour ({args.profile} explorers, models cached in {cache}): open {url}\n"
           "  (models not in the cache train in the page with a progress bar; Ctrl-C stops the server)", flush=True)
     os.chdir(NOTEBOOK_DIR)
-    os.execv(sys.executable, cmd)      # Voila in this process: Ctrl-C or a SIGTERM stops it and its kernels
+    os.execve(sys.executable, cmd, voila_env)   # Voila in this process: Ctrl-C or a SIGTERM stops it and its kernels
