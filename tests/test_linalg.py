@@ -5,7 +5,7 @@ import pytest
 import torch
 from torch import nn
 
-from memlib import linalg
+from memlib import linalg, models
 from memlib.runtime import MemlibError
 
 
@@ -111,6 +111,28 @@ def test_spectral_radius_dense_agrees_with_arnoldi():
     ref = np.abs(np.linalg.eigvals(lin.weight.detach().double().numpy())).max()
     assert linalg.spectral_radius(lin, torch.randn(6)) == pytest.approx(ref, rel=1e-5)
     assert linalg.spectral_radius(lin, torch.randn(6), method="arnoldi") == pytest.approx(ref, rel=1e-4)
+
+
+def test_the_factored_spectral_radius_of_a_narrowing_autoencoder_is_the_dense_one():
+    """A net on flat vectors whose first layer narrows d = 100 inputs to w = 12 features: the radius from the (w, w)
+    matrix W1 J_rest equals the largest |eigenvalue| of the full (d, d) Jacobian; and for a linear net, of the
+    product of its weight matrices (closed form). A net that does not narrow (w >= d) is not factored."""
+    torch.manual_seed(6)
+    net = models.autoencoder_fcn(100, 4, width=12, activation="leaky_relu").eval()
+    assert linalg.narrow_first_layer(net, 100) is not None
+    for _ in range(3):
+        x = torch.randn(1, 10, 10)
+        dense = linalg.spectral_radius(net, x, method="dense")
+        assert linalg.spectral_radius(net, x) == pytest.approx(dense, rel=1e-5)
+        assert linalg.spectral_radius(net, x, method="factored") == pytest.approx(dense, rel=1e-5)
+    lin = models.autoencoder_fcn(100, 3, width=12, activation="linear").eval()
+    W = [m.weight.detach().double() for m in lin.modules() if isinstance(m, nn.Linear)]
+    ref = np.abs(np.linalg.eigvals((W[2] @ W[1] @ W[0]).numpy())).max()
+    assert linalg.spectral_radius(lin, torch.randn(100)) == pytest.approx(ref, rel=1e-5)
+    wide = models.autoencoder_fcn(8, 3, width=16).eval()
+    assert linalg.narrow_first_layer(wide, 8) is None
+    with pytest.raises(ValueError, match="factored"):
+        linalg.spectral_radius(wide, torch.randn(8), method="factored")
 
 
 def test_operator_matrix_3x32x32_in_bounded_batches_matches_adjoint():
