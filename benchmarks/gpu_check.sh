@@ -10,7 +10,9 @@
 #   3. OUT/results/         the quick profile on CUDA from a cold cache, timed, its report compared claim by claim
 #                           with the committed CPU baseline (--against baselines/quick-cpu.json): flips and drifts
 #   4. OUT/results/full  the full profile on CUDA (issue 15: the papers' data and architectures, <= 60 min), its
-#                           estimate printed first, its claims against the ledger's full column (skip: MEMLIB_NO_FULL=1)
+#                           estimate printed first, its claims against the ledger's full column (skip: MEMLIB_NO_FULL=1);
+#                           OUT/measured-full.txt: its outcomes as MEASURED_FULL entries for memlib/claims/paperN.py
+#                           (issue 27: notebook 03's full column, measured only in part on the CPU)
 #   5. OUT/plan-paper.log  the paper profile's plan (issue 17) with step rates measured on CUDA: every training
 #                           of the four notebooks and its GPU-hours (skip: MEMLIB_NO_PLAN=1)
 #   6. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also

@@ -41,3 +41,22 @@ def test_summary_names_a_missed_target_and_a_regression(tmp_path):
     assert out.returncode == 1
     assert ">= 25 **missed**" in out.stdout and "(target <= 240 s: **missed**)" in out.stdout
     assert "REGRESSION p2.x" in out.stdout
+
+
+def test_summary_writes_the_measured_full_column(tmp_path):
+    """With a full run's report, measured-full.txt holds one `MEASURED_FULL` entry per claim the run reached (what
+    issue 27's full column needs from a GPU run), grouped by paper; claims not run are left out."""
+    full = tmp_path / "results" / "full"
+    full.mkdir(parents=True)
+    claims = [dict(id="p3.fig6_d_top", paper=3, run_outcome="reproduced", reason="seeds [0.99, 1.0] vs 0.9"),
+              dict(id="p3.fig7_nld", paper=3, run_outcome="not reproduced", reason="seeds [0.5] vs 0.9"),
+              dict(id="p4.nc1", paper=4, run_outcome="not run", reason="")]
+    full.joinpath("report.json").write_text(json.dumps({
+        "counts": {"reproduced": 1, "not reproduced": 1, "not run": 1}, "regressions": [], "device": "cuda",
+        "per_paper": {"3": {"reproduced": 1, "not reproduced": 1}}, "claims": claims}))
+    (tmp_path / "full_wall_s").write_text("1800")
+    _folder(tmp_path, ratio32=31.0, wall=200)
+    text = (tmp_path / "measured-full.txt").read_text()
+    assert '"p3.fig6_d_top": (R, \'seeds [0.99, 1.0] vs 0.9\'),' in text and '"p3.fig7_nld": (NR,' in text
+    assert "p4.nc1" not in text and "paper 4" not in text and "# paper 3: MEASURED_FULL" in text
+
