@@ -269,7 +269,7 @@ def idx_bytes(arr: np.ndarray) -> bytes:
 def write_together(folder: Path, files: dict) -> None:
     """`fileio.atomic_write_files` (no partial file under a final name), a failure said in one line."""
     try:
-        atomic_write_files(folder, files)
+        atomic_write_files(folder, files, sync=True)
     except OSError as e:
         raise MemlibError(f"cannot write into {folder}: {e.strerror or e}; free some space or choose another "
                           "--data-root") from None

@@ -144,11 +144,11 @@ def test_an_interrupted_write_leaves_no_file_under_the_final_names(tmp_path, mon
     blob = _gz(_small_sets()[0])
     real, calls = fileio.write_temporary, []
 
-    def two_then_stop(folder, name, data_):
+    def two_then_stop(folder, name, data_, **kw):
         if len(calls) == 2:
             raise _Interrupt("Ctrl-C")
         calls.append(name)
-        return real(folder, name, data_)
+        return real(folder, name, data_, **kw)
 
     monkeypatch.setattr(fileio, "write_temporary", two_then_stop)
     with pytest.raises(_Interrupt):
