@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from memlib.fileio import atomic_write_text
+
 TARGETS = {("convnet5x32", 1): 4.0, ("convnet5x32", 32): 25.0, ("fcn3x2048", 32): 3.5,
            ("convnet5x32 cuda-graph vs eager", 1): 3.0}
 QUICK_WALL_TARGET_S = 240
@@ -19,18 +21,18 @@ QUICK_WALL_TARGET_S = 240
 FULL_WALL_TARGET_S = 3600   # issue 15: all four notebooks at the full profile in at most 60 minutes on one H100
 
 
-def measured_column(report: dict, profile: str) -> str:
+def measured_column(report: dict, profile: str) -> tuple[str, int]:
     """A run's outcomes as `MEASURED_FULL` entries (`claims.core.with_measured`: claim id -> (outcome, what the run
-    showed)), grouped by paper, for pasting into memlib/claims/paperN.py; claims the run did not reach are left out
-    (they keep their predicted basis)."""
+    showed)), grouped by paper, for pasting into memlib/claims/paperN.py, and how many; claims the run did not
+    reach are left out (they keep their predicted basis)."""
     short = {"reproduced": "R", "not reproduced": "NR"}
+    measured = [c for c in report.get("claims", []) if c.get("run_outcome") in short]
     lines = [f"# the {profile} profile's measured outcomes ({report.get('device', '?')}), from its report.json"]
-    for paper in sorted({c["paper"] for c in report.get("claims", [])}):
-        rows = [c for c in report["claims"] if c["paper"] == paper and c.get("run_outcome") in short]
-        if rows:
-            lines += ["", f"# paper {paper}: MEASURED_FULL in memlib/claims/paper{paper}.py"]
-            lines += [f'    "{c["id"]}": ({short[c["run_outcome"]]}, {c.get("reason", "")!r}),' for c in rows]
-    return "\n".join(lines) + "\n"
+    for paper in sorted({c["paper"] for c in measured}):
+        lines += ["", f"# paper {paper}: MEASURED_FULL in memlib/claims/paper{paper}.py"]
+        lines += [f'    "{c["id"]}": ({short[c["run_outcome"]]}, {c.get("reason", "")!r}),'
+                  for c in measured if c["paper"] == paper]
+    return "\n".join(lines) + "\n", len(measured)
 
 
 def main(out: Path) -> int:
@@ -90,9 +92,9 @@ def main(out: Path) -> int:
                   + f"); {len(rep['regressions'])} differ from the ledger's full column (a prediction until measured: "
                   "update the ledger's `full` entries from this run)."]
         lines += [f"- differs: {r}" for r in rep["regressions"][:60]]
-        measured = measured_column(rep, "full")
-        (out / "measured-full.txt").write_text(measured)
-        lines += [f"The ledger's `full` column as this run measured it, {measured.count(': (')} claims, one "
+        measured, n_measured = measured_column(rep, "full")
+        atomic_write_text(out / "measured-full.txt", measured)
+        lines += [f"The ledger's `full` column as this run measured it, {n_measured} claims, one "
                   "`MEASURED_FULL` entry per line for each paper's `memlib/claims/paperN.py`: measured-full.txt."]
         ok &= total <= FULL_WALL_TARGET_S
     elif (out / "full-cuda.log").exists():

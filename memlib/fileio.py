@@ -26,10 +26,10 @@ def _umask() -> int:
 
 def write_temporary(folder: Path, name: str, data: bytes, *, sync: bool = False) -> Path:
     """`data` in a new hidden file beside `folder / name`, with the usual permissions (not mkstemp's 0600); its
-    path. `sync`: flushed to the disk before it is renamed (a download, written once; ~7 ms a file here, too slow
-    for metrics.json, which a run rewrites at every `log`). The writer's pid is in the name (`.NAME.PID.RANDOM.tmp`): a writer killed mid-write
-    (SIGKILL, or an interrupt inside mkstemp) leaves a file that `remove_orphaned_temporaries` can tell from one
-    still being written. A failed write removes it."""
+    path. `sync`: flushed to the disk before it is renamed (a download, written once; too slow for metrics.json,
+    which a run rewrites at every `log`). The writer's pid is in the name (`.NAME.PID.RANDOM.tmp`): a writer killed
+    mid-write (SIGKILL, or an interrupt inside mkstemp) leaves a file that `remove_orphaned_temporaries` can tell
+    from one still being written. A failed write removes it."""
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -182,7 +182,8 @@ def spectral_radius(f, x: torch.Tensor, *, method: str = "auto", dense_max: int 
 
     `method="dense"` builds the Jacobian and takes all eigenvalues; `"factored"` (a net whose first layer narrows
     d inputs to w features: `narrow_first_layer`) takes the eigenvalues of the (w, w) matrix W1 J_rest, the same
-    nonzero eigenvalues (15x faster for paper 2's 784 -> 128 autoencoders: 0.014 s against 0.22 s a point);
+    nonzero eigenvalues (for paper 2's 784 -> 128 autoencoders a 128 x 128 eigenproblem instead of a 784 x 784
+    one: benchmarks/RESULTS.md, session 14);
     `"arnoldi"` runs ARPACK (scipy.sparse.linalg.eigs) on Jacobian-vector products and never forms the matrix;
     `"auto"` is factored where it applies, else dense up to `dense_max` input dimensions.
     """
