@@ -118,10 +118,11 @@ class Stacked:
         for m in models:
             m.to(device)
         params, self.buffers = stack_module_state(models)          # name -> (M, *shape)
-        self.named = {k: v.detach().clone().requires_grad_(True) for k, v in params.items()}
-        self.params = list(self.named.values())
         self.base = copy.deepcopy(models[0]).to("meta")
         self.grouped = is_plain_convnet(self.base)
+        lay_out = channels_last_weight if self.grouped and device.type == "cpu" else torch.Tensor.clone
+        self.named = {k: lay_out(v.detach()).requires_grad_(True) for k, v in params.items()}
+        self.params = list(self.named.values())
         self.mse = loss_fn is torch.nn.functional.mse_loss
         self.loss_fn = loss_fn
         if not self.grouped:
@@ -165,6 +166,19 @@ def is_plain_convnet(model: nn.Module) -> bool:
     return isinstance(model, nn.Sequential) and len(model) > 0 and isinstance(model[0], nn.Conv2d) and all(
         (isinstance(m, nn.Conv2d) and m.groups == 1 and m.padding_mode == "zeros") or isinstance(m, ELEMENTWISE)
         for m in model)
+
+
+def channels_last_weight(w: torch.Tensor) -> torch.Tensor:
+    """A copy of `w` in the memory layout `grouped_forward` computes in on a CPU: a stacked convolution weight
+    (M, C_out, C_in, k, k) stored as (M, C_out, k, k, C_in), so that its (M * C_out, C_in, k, k) view is
+    channels-last like the activations; any other tensor is cloned as it is. The values and their logical
+    order are the same (so are every result, bit for bit: tests/test_ensemble.py); what changes is that
+    the convolutions no longer convert the weight to channels-last and its gradient back: two of the three
+    weight copies per layer and step go (oneDNN's backward still makes one). Measured on the 2-core CPU:
+    benchmarks/RESULTS.md, session 15."""
+    if w.ndim != 5:
+        return w.clone()
+    return w.permute(0, 1, 3, 4, 2).contiguous().permute(0, 1, 4, 2, 3)      # (M, C_out, C_in, k, k), strided
 
 
 def grouped_forward(base: nn.Sequential, params: dict, x: torch.Tensor, n_models: int) -> torch.Tensor:

@@ -134,6 +134,34 @@ def test_what_grouped_forward_accepts():
     assert not ensemble.is_plain_convnet(torch.nn.Sequential(torch.nn.Conv2d(1, 2, 3), torch.nn.Flatten()))
 
 
+def test_channels_last_weights_are_views_that_change_no_bit_of_training(monkeypatch):
+    """On a CPU a band's stacked convolution weights are stored channels-last, so that grouped_forward's
+    (M * C_out, C_in, k, k) view of them needs no copy; the trained weights and losses must be exactly
+    those of the plain layout (same values, same kernels), with clipping, momentum and until_loss."""
+    w = torch.randn(3, 4, 5, 3, 3)
+    cl = ensemble.channels_last_weight(w)
+    assert torch.equal(cl, w) and not cl.is_contiguous()
+    view = cl.reshape(-1, *cl.shape[2:])
+    assert view.data_ptr() == cl.data_ptr() and view.is_contiguous(memory_format=torch.channels_last)
+    bias = torch.randn(3, 4)
+    assert torch.equal(ensemble.channels_last_weight(bias), bias) and ensemble.channels_last_weight(bias) is not bias
+
+    x = torch.rand(1, 1, 12, 12, generator=torch.Generator().manual_seed(0))
+    stacked = ensemble.Stacked([models.convnet(3, channels=4) for _ in range(2)], x, None, torch.nn.functional.mse_loss)
+    assert not stacked.named["2.weight"].is_contiguous() and stacked.named["2.bias"].is_contiguous()
+    trained = {}
+    for layout in ("channels_last", "plain"):
+        if layout == "plain":
+            monkeypatch.setattr(ensemble, "channels_last_weight", torch.Tensor.clone)
+        nets = [build_model(functools.partial(models.convnet, 4, channels=6), seed=s) for s in range(3)]
+        hists = fit_many(nets, x, steps=30, lr=0.05, momentum=0.9, clip_grad_norm=0.5, until_loss=1e-3,
+                         progress=False, strategy="batched")
+        trained[layout] = [torch.cat([p.detach().flatten() for p in m.parameters()]) for m in nets], hists
+    (w_cl, h_cl), (w_plain, h_plain) = trained["channels_last"], trained["plain"]
+    assert all(torch.equal(a, b) for a, b in zip(w_cl, w_plain))
+    assert [h.loss for h in h_cl] == [h.loss for h in h_plain]
+
+
 @pytest.mark.device
 def test_batched_strided_convnet_matches_serial_fits():
     x = torch.randn(2, 3, 8, 8)
