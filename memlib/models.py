@@ -121,6 +121,20 @@ def two_layer_fixed_ae(in_features: int, width: int, *, std: float = 1.0) -> nn.
     return Flat(nn.Sequential(first, nn.ReLU(), second))
 
 
+def small_conv2d(x: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
+    """`conv(x)`, on a CPU by PyTorch's own convolution kernel (`thnn_conv2d`: unfold and one matrix product)
+    instead of oneDNN's. For paper 2's conv nets on 2x2 to 4x4 images a oneDNN call costs ~60 us whatever its
+    size, most of a training step; the native kernel is 3-4x faster there (benchmarks/RESULTS.md, session 15)
+    and gives, bit for bit, what `conv(x)` gives with oneDNN switched off. Inside a torch.func transform (a
+    vmap-ed band, jacrev, jvp: the native kernel has no forward-mode derivative), on a GPU, or for a
+    convolution it does not cover, this is `conv(x)`."""
+    wrapped = torch._C._functorch.is_functorch_wrapped_tensor
+    if (x.device.type != "cpu" or wrapped(x) or wrapped(conv.weight) or conv.groups != 1
+            or conv.padding_mode != "zeros" or isinstance(conv.padding, str) or any(d != 1 for d in conv.dilation)):
+        return conv(x)
+    return torch._C._nn.thnn_conv2d(x, conv.weight, conv.kernel_size, conv.bias, conv.stride, conv.padding)
+
+
 class LinearConvAE(nn.Module):
     """A stack of bias-free 3x3 convolutions (stride 1, zero padding 1), by default without activations.
 
@@ -139,7 +153,7 @@ class LinearConvAE(nn.Module):
     def forward(self, x):
         block_in = x
         for i, conv in enumerate(self.convs):
-            x = conv(x)
+            x = small_conv2d(x, conv)                          # tiny images: PyTorch's kernel, not oneDNN's
             if self.act is not None:
                 x = self.act(x)
             if self.skip_every and (i + 1) % self.skip_every == 0 and x.shape == block_in.shape:

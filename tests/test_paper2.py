@@ -1,4 +1,6 @@
 """Paper 2's builders and theorems at toy scale, against closed forms."""
+import warnings
+
 import pytest
 import torch
 
@@ -64,6 +66,46 @@ def test_linear_conv_ae_operator_is_the_convolution_matrix():
     torch.testing.assert_close(linalg.operator_matrix(net, (1, 3, 3)), A)
     # Theorem 5: one 3x3 layer on a 3x3 image forces zeros (corner to opposite corner)
     assert A[0, 8] == 0
+
+
+@pytest.mark.filterwarnings("ignore:TF32 acceleration")
+def test_small_conv2d_is_pytorchs_own_kernel_outside_transforms():
+    """models.small_conv2d: on a CPU the native kernel (what conv2d computes with oneDNN off), bit for bit, for
+    strided and padded convolutions with and without bias; inside vmap and jvp (which it has no rule for) and
+    for what it does not cover, exactly conv(x)."""
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(3, 2, 5, 5, generator=g)
+    for conv in (torch.nn.Conv2d(2, 4, 3, padding=1, bias=False), torch.nn.Conv2d(2, 3, 3, stride=2, padding=1),
+                 torch.nn.Conv2d(2, 2, 1)):
+        with torch.backends.mkldnn.flags(enabled=False):
+            native = conv(x)
+        assert torch.equal(models.small_conv2d(x, conv), native)
+    net = models.linear_conv_ae(2, 2, in_channels=2)
+    conv = net.convs[0]
+    params = {k: torch.stack([v.detach(), 2 * v.detach()]) for k, v in net.named_parameters()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")          # the native kernel under vmap would warn (no batching rule)
+        batched = torch.func.vmap(lambda p: torch.func.functional_call(net, p, (x,)))(params)   # (2, 3, 2, 5, 5)
+    torch.testing.assert_close(batched[1], 4 * batched[0])
+    _, tangent = torch.func.jvp(lambda v: models.small_conv2d(v, conv), (x,), (torch.ones_like(x),))
+    torch.testing.assert_close(tangent, conv(torch.ones_like(x)) - conv(torch.zeros_like(x)))
+    grouped = torch.nn.Conv2d(2, 2, 3, padding=1, groups=2)
+    assert torch.equal(models.small_conv2d(x, grouped), grouped(x))
+
+
+@pytest.mark.filterwarnings("ignore:TF32 acceleration")
+def test_linear_conv_ae_trains_on_the_native_kernel():
+    """A Table 1 net trained 30 steps equals, bit for bit, the same training with oneDNN switched off (the kernel
+    small_conv2d picks on a CPU), and differs from oneDNN's arithmetic, which the test would otherwise not see."""
+    x = torch.randn(2, 1, 3, 3, generator=torch.Generator().manual_seed(1))
+    weights = {}
+    for name, mkldnn in (("memlib", True), ("native", False)):
+        torch.manual_seed(0)
+        net = models.linear_conv_ae(5, 16, init_std=0.2)
+        with torch.backends.mkldnn.flags(enabled=mkldnn):
+            fit(net, x, steps=30, lr=0.05, progress=False)
+        weights[name] = torch.cat([p.detach().flatten() for p in net.parameters()])
+    assert torch.equal(weights["memlib"], weights["native"])
 
 
 def test_linear_conv_ae_skip_connections_and_init():
