@@ -123,9 +123,9 @@ def two_layer_fixed_ae(in_features: int, width: int, *, std: float = 1.0) -> nn.
 
 def small_conv2d(x: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
     """`conv(x)`, on a CPU by PyTorch's own convolution kernel (`thnn_conv2d`: unfold and one matrix product)
-    instead of oneDNN's. For paper 2's conv nets on 2x2 to 4x4 images a oneDNN call costs ~60 us whatever its
-    size, most of a training step; the native kernel is 3-4x faster there (benchmarks/RESULTS.md, session 15)
-    and gives, bit for bit, what `conv(x)` gives with oneDNN switched off. Inside a torch.func transform (a
+    instead of oneDNN's. For paper 2's conv nets on 2x2 to 4x4 images oneDNN's fixed cost per call is most of a
+    training step, and the native kernel is faster there (measured per net: benchmarks/RESULTS.md, session 15);
+    it gives, bit for bit, what `conv(x)` gives with oneDNN switched off. Inside a torch.func transform (a
     vmap-ed band, jacrev, jvp: the native kernel has no forward-mode derivative), on a GPU, or for a
     convolution it does not cover, this is `conv(x)`."""
     wrapped = torch._C._functorch.is_functorch_wrapped_tensor

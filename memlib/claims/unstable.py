@@ -1,7 +1,8 @@
 """The claims whose outcome moved across the quick profile's variation envelope, and what would settle each.
 
 `baselines/quick-cpu.json` is the quick profile run four times (`memlib.envelope`: base, seed+1, seed+2 and
-one thread with AVX2 kernels; rebuilt 2026-11-26 for notebooks 01 and 02 (session 13) and 03 (session 14)). A claim that took more than one outcome there depends on the
+one thread with AVX2 kernels; rebuilt 2026-11-26 for notebooks 01 and 02 (session 13), 03 (session 14) and 02 again (session 15: the tables' native
+convolution kernel)). A claim that took more than one outcome there depends on the
 seed or the arithmetic, not on the paper: the ledger expects it *unstable* at quick (shown with the outcome
 a run took, never counted as reproduced). Its `why` gains the reason and what would settle it. The test
 `test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with` keeps this list and the envelope equal.
