@@ -28,3 +28,18 @@ def unit_centred(z: torch.Tensor) -> torch.Tensor:
     z = z - z.mean(1, keepdim=True)
     n = z.norm(dim=1, keepdim=True)
     return torch.where(n > 0, z / n.clamp_min(1e-300), torch.zeros_like(z))
+
+
+def sign_test_p(differences) -> float:
+    """One-sided sign test: the probability, under "each paired difference is as likely positive as negative",
+    of at least as many positive differences as observed (ties dropped). The `more_per_item` row of the rule from
+    the papers' words to tests (claims/rules.py): "more, compared item by item" holds for a seed when this is
+    below 0.05. Exact binomial tail; 1.0 when every difference is a tie."""
+    import math as _math
+    d = [float(v) for v in differences]
+    if any(not _math.isfinite(v) for v in d):
+        return float("nan")
+    pos, n = sum(v > 0 for v in d), sum(v != 0 for v in d)
+    if n == 0:
+        return 1.0
+    return sum(_math.comb(n, k) for k in range(pos, n + 1)) / 2 ** n

@@ -35,6 +35,7 @@ import operator
 import re
 from dataclasses import asdict, dataclass, field, replace
 
+from .rules import RULES
 from .text import fmt, render_text, stated_numbers
 
 NOTEBOOKS = {1: "01_identity_vs_constant", 2: "02_attractors", 3: "03_downsampling_eigenvectors",
@@ -64,6 +65,7 @@ def ledger_data(profile: str, notebook: str) -> dict:
 CODE_PATH_PROFILES = ("smoke",)           # profiles that check code paths: claims "not run" by default
 BASES = ("measured", "predicted", "expected not reproduced", "not run")   # what a ledger entry rests on
 ABOUT = ("trained", "init", "sanity")   # sanity: true by construction or by a formula; reported, never counted
+SCALES = ("linear", "log")
 FIT_RATIO = 0.05   # "fitted": final MSE below 5 % of the zero prediction's (the notebooks' `loss_ratio` metrics)
 
 
@@ -114,6 +116,10 @@ class Claim:
                ..."}; a text starting with one of BASES. Where absent, `basis_of` gives the default
     one_seed   for a claim about trained nets judged on one seed (its metric a number, not a seed band): why no
                band yet (e.g. its cost at quick) and what would give it one. Empty: judged on a seed band
+    rule       the row of the rule from words to tests (`claims.rules.RULES`, docs/CLAIM_RULES.md) whose statistic and
+               threshold this claim applies; shown in the report
+    scale      "linear", or "log": the band is judged on log(value) against log(threshold) (the `ratio` and `much`
+               rows for positive unbounded quantities: heavy-tailed ratios mean something only on the log scale)
     """
     id: str
     paper: int
@@ -129,6 +135,8 @@ class Claim:
     why: str = ""
     basis: dict = field(default_factory=dict)
     one_seed: str = ""
+    rule: str = ""
+    scale: str = "linear"
 
     @property
     def notebook(self) -> str:
@@ -201,6 +209,12 @@ class Claim:
                 out.append(f"a basis for {p!r}, which is no ledger column {LEDGER_COLUMNS}")
             elif not b.startswith(BASES):
                 out.append(f"the basis for {p!r} must start with one of {BASES}: {b[:40]!r}")
+        if self.rule and self.rule not in RULES:
+            out.append(f"rule {self.rule!r} is no row of claims/rules.py ({', '.join(RULES)})")
+        if self.scale not in SCALES:
+            out.append(f"scale must be one of {SCALES}")
+        if self.scale == "log" and not isinstance(self.threshold, str) and not float(self.threshold) > 0:
+            out.append("a log-scale claim needs a positive threshold")
         if self.one_seed and self.about != "trained":
             out.append("a one_seed reason on a claim not about trained nets (only those need a seed band)")
         if self.one_seed and len(self.one_seed.strip()) < 20:
@@ -321,7 +335,15 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
         ok, account = band_holds(gv, g.op, gt)
         if not ok:
             return done(NOT_REPRODUCED, f"did not fit: {g.metric} {fmt(gv)}, needs {g.op} {fmt(gt)}")
-    ok, account = band_holds(value, claim.op, thr)
+    if claim.scale == "log":
+        if any(v is None or not float(v) > 0 for v in _as_list(value) + _as_list(thr)):
+            return done(NOT_REPRODUCED, f"a ratio judged on the log scale is not positive: {fmt(value)} against "
+                                        f"{fmt(thr)}" + (f" — {row['why']}" if row["why"] else ""))
+        ok, account = band_holds([math.log(float(v)) for v in _as_list(value)], claim.op,
+                                 [math.log(float(t)) for t in _as_list(thr)])
+        account = f"on the log scale: {fmt(value)} against {fmt(thr)}; " + account
+    else:
+        ok, account = band_holds(value, claim.op, thr)
     if ok:
         return done(REPRODUCED, account)
     return done(NOT_REPRODUCED, account + (f" — {row['why']}" if row["why"] else ""))

@@ -155,7 +155,7 @@ def _row_md(r) -> str:
     flag += f" ({n} seed{'s' if n != 1 else ''})" if n is not None and r.get("about") == "trained" else ""
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")   # noqa: E731 - a "|" would split the row
     return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
-            f"{cell(r['statement'])} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
+            f"{cell(r['statement'])}{' (rule `' + r['rule'] + '`)' if r.get('rule') else ''} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
 
 
 def markdown(rows: list[dict]) -> str:

@@ -1,0 +1,66 @@
+"""Issue 42: one written rule from the papers' words to tests (memlib/claims/rules.py, docs/CLAIM_RULES.md), the
+log scale for ratios and the sign test for item-by-item comparisons."""
+import math
+from pathlib import Path
+
+import pytest
+
+from memlib import pearson
+from memlib.claims import core, rules
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _claim(**kw):
+    base = dict(id="t.x", paper=1, figure="Fig 1", quote="a sentence of the paper, quoted in full here",
+                statement="what is measured", metric="m", op=">", threshold=2.0,
+                expect={"quick": core.REPRODUCED, "paper": core.REPRODUCED}, fit=("g.loss_ratio < 0.05",))
+    return core.Claim(**{**base, **kw})
+
+
+def test_the_docs_page_holds_the_table_as_the_code_states_it():
+    assert rules.markdown() in (ROOT / "docs" / "CLAIM_RULES.md").read_text()
+
+
+def test_every_row_says_words_statistic_threshold_and_why():
+    assert {"is", "strong_bias", "random", "every", "most", "some", "much", "slightly", "nonzero", "begins",
+            "near", "more_per_item", "ratio"} <= set(rules.RULES)
+    for r in rules.RULES.values():
+        assert all(len(t) > 5 for t in (r.words, r.statistic, r.threshold, r.why)), r.name
+    with pytest.raises(KeyError, match="no rule"):
+        rules.rule("nearly")
+
+
+def test_a_claim_names_a_real_row_and_a_known_scale():
+    assert _claim(rule="much").problems() == []
+    assert any("no row" in p for p in _claim(rule="nearly").problems())
+    assert any("scale" in p for p in _claim(scale="sqrt").problems())
+    assert any("positive threshold" in p for p in _claim(scale="log", threshold=0.0).problems())
+    every_claim_rule = [c.id for c in __import__("memlib.claims", fromlist=["CLAIMS"]).CLAIMS
+                        if c.rule and c.rule not in rules.RULES]
+    assert every_claim_rule == []
+
+
+def test_a_heavy_tailed_ratio_band_is_judged_on_the_log_scale():
+    gates = {"g.loss_ratio": [0.01, 0.01, 0.01]}
+    band = [10.0, 23.0, 12.0]
+    linear = core.evaluate(_claim(), {**gates, "m": [4.0, 40.0, 8.0]}, "quick")    # factors of 2 to 20 above 2
+    logged = core.evaluate(_claim(scale="log"), {**gates, "m": [4.0, 40.0, 8.0]}, "quick")
+    assert linear["outcome"] == core.NOT_REPRODUCED         # one huge seed inflates the standard error
+    assert logged["outcome"] == core.REPRODUCED and "log scale" in logged["reason"]
+    assert core.evaluate(_claim(scale="log"), {**gates, "m": band}, "quick")["outcome"] == core.REPRODUCED
+    below = core.evaluate(_claim(scale="log"), {**gates, "m": [1.5, 1.9, 1.7]}, "quick")
+    assert below["outcome"] == core.NOT_REPRODUCED
+    negative = core.evaluate(_claim(scale="log"), {**gates, "m": [3.0, -1.0, 4.0]}, "quick")
+    assert negative["outcome"] == core.NOT_REPRODUCED and "not positive" in negative["reason"]
+
+
+def test_the_sign_test_against_the_binomial_tail_by_brute_force():
+    import itertools
+    d = [0.3, -0.1, 0.2, 0.5, 0.0, 0.4, 0.1]                 # 6 non-ties, 5 positive
+    tail = sum(1 for signs in itertools.product([0, 1], repeat=6) if sum(signs) >= 5) / 2 ** 6
+    assert pearson.sign_test_p(d) == pytest.approx(tail) == pytest.approx(7 / 64)
+    assert pearson.sign_test_p([1.0] * 5) == pytest.approx(1 / 32)
+    assert pearson.sign_test_p([0.0, 0.0]) == 1.0
+    assert pearson.sign_test_p([-1.0] * 10) == pytest.approx(1.0)
+    assert math.isnan(pearson.sign_test_p([1.0, float("nan")]))
