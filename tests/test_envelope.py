@@ -246,3 +246,14 @@ def test_with_measured_refuses_an_unknown_claim_and_leaves_the_rest():
     (m,) = with_measured([c], {c.id: (NOT_REPRODUCED, "it failed")}, "paper", "a run")
     assert m.expected("paper") == NOT_REPRODUCED and m.basis_of("paper") == "measured: a run: it failed" and m.why
     assert with_measured([c], {}, "paper", "a run") == [c]
+
+
+def test_the_envelopes_seed_variations_train_disjoint_seed_bands():
+    """Issue 42: base, seeds+10 and seeds+20 share no seed, for every band the committed baseline measured."""
+    from memlib import envelope
+    widest = max(n for nb in (json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())["envelope"]
+                              .get("seeds") or {"x": {"y": 5}}).values() for n in nb.values())
+    bands = [set(range(v.seed_offset, v.seed_offset + widest)) for v in envelope.VARIATIONS.values()
+             if not v.env]                                       # the seed variations (the rest vary arithmetic)
+    assert len(bands) == 3
+    assert all(a.isdisjoint(b) for i, a in enumerate(bands) for b in bands[i + 1:])

@@ -74,7 +74,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
     p.add_argument("--only", action="append", help="one notebook (repeatable): its part is merged into --out")
     p.add_argument("--variation", action="append", help="only these variations (repeatable; 'base' is required): "
-                   "base, seed+1, seed+2, 1thread-avx2 (default: all)")
+                   "base, seeds+10, seeds+20, 1thread-avx2 (default: all)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workdir", default=str(workdir() / "results" / "envelope"),
                    help="where each variation's results and model caches go (default results/envelope)")
