@@ -271,8 +271,13 @@ MIN_BAND = 3    # a claim about trained nets is judged on at least this many see
 def band_holds(value, op: str, threshold) -> tuple[bool, str]:
     """Whether `value op threshold` holds; for seed bands (lists) for every seed and with the mean two
     standard errors past the threshold (paired per seed when the threshold is a band too).
-    Returns (holds, a short account of the numbers)."""
+    Returns (holds, a short account of the numbers). An empty seed band (`[]`, which `Run.log` accepts) holds
+    nothing: (False, saying so), never a division by zero."""
     vs, ts = _as_list(value), _as_list(threshold)
+    empty = [what for what, xs in (("the metric", vs), ("the threshold", ts)) if not xs]
+    if empty:
+        return False, (f"{' and '.join(empty)} holds no value (an empty list): no seed was measured; "
+                       "re-run that notebook")
     if len(ts) == 1:
         ts = ts * len(vs)
     if len(vs) == 1 and len(ts) > 1:
