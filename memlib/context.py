@@ -64,3 +64,10 @@ def cache_folder(results_dir) -> Path:
     """The model cache's folder where none is given: `$MEMLIB_CACHE` (a user's setting; relative to the working
     folder), else `results_dir/cache`; absolute."""
     return Path(os.environ.get("MEMLIB_CACHE") or Path(results_dir) / "cache").expanduser().resolve()
+
+
+def cache_advice() -> str:
+    """What to do about a model cache that cannot be written, by where its folder came from (`cache_folder`)."""
+    if os.environ.get("MEMLIB_CACHE"):
+        return "set MEMLIB_CACHE to another folder (or unset it: the cache is then RESULTS_DIR/cache)"
+    return "choose another --results-dir (the cache is its cache/) or set MEMLIB_CACHE to another folder"

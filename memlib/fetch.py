@@ -28,7 +28,7 @@ import numpy as np
 
 from . import data
 from .data import DatasetCorrupt
-from .fileio import atomic_write_files
+from .fileio import atomic_write_files, write_problem
 from .runtime import MemlibError, check_choice
 
 FETCHABLE = ("mnist", "fashion_mnist", "cifar10")
@@ -271,5 +271,5 @@ def write_together(folder: Path, files: dict) -> None:
     try:
         atomic_write_files(folder, files, sync=True)
     except OSError as e:
-        raise MemlibError(f"cannot write into {folder}: {e.strerror or e}; free some space or choose another "
-                          "--data-root") from None
+        raise MemlibError(f"cannot write {e.filename or folder}: {write_problem(e, 'choose another --data-root')}") \
+            from None

@@ -1,9 +1,11 @@
 """Files written whole or not at all, and the clean-up of those a dead writer left: `atomic_write_text` /
 `atomic_write_bytes` / `atomic_write_files` (temporaries in the same folder, then renames; the writer's pid in
 their names: `write_temporary`),
-`remove_orphaned_temporaries` and `remove_dead_run_folders` (a writer judged dead by its pid, read from /proc)."""
+`remove_orphaned_temporaries` and `remove_dead_run_folders` (a writer judged dead by its pid, read from /proc).
+A failed write names the file it was writing, never its temporary (`write_problem` says why and what to do)."""
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -18,6 +20,31 @@ def atomic_write_text(path, text: str) -> None:
     atomic_write_bytes(path, text.encode())
 
 
+NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+NOT_ALLOWED = (errno.EACCES, errno.EPERM)
+
+
+def write_problem(e: OSError, instead: str) -> str:
+    """Why a write failed and what to do, in words for a one-line error: a full disk is told to free some space,
+    a read-only folder or file system to be made writable; `instead` is the other way out (e.g. "choose another
+    --results-dir")."""
+    why = e.strerror or str(e)
+    if e.errno in NO_SPACE:
+        return f"{why}; free some space there or {instead}"
+    if e.errno == errno.EROFS:
+        return f"{why} (it is mounted read-only); {instead}"
+    if e.errno in NOT_ALLOWED:
+        return f"{why} (read-only for this user); make it writable or {instead}"
+    return f"{why}; {instead}"
+
+
+def _naming(e: OSError, path) -> OSError:
+    """`e` as it would read had it been raised writing `path` itself (the file a user knows), not a temporary."""
+    if e.errno is None:
+        return e
+    return OSError(e.errno, e.strerror or str(e), str(path))     # OSError(errno, ...) is the subclass of that errno
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -29,8 +56,11 @@ def write_temporary(folder: Path, name: str, data: bytes, *, sync: bool = False)
     path. `sync`: flushed to the disk before it is renamed (a download, written once; too slow for metrics.json,
     which a run rewrites at every `log`). The writer's pid is in the name (`.NAME.PID.RANDOM.tmp`): a writer killed
     mid-write (SIGKILL, or an interrupt inside mkstemp) leaves a file that `remove_orphaned_temporaries` can tell
-    from one still being written. A failed write removes it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".tmp", dir=folder)
+    from one still being written. A failed write removes it, and its OSError names `folder / name`."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.{os.getpid()}.", suffix=".tmp", dir=folder)
+    except OSError as e:                     # a read-only folder: named as the file that could not be written
+        raise _naming(e, Path(folder) / name) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -38,6 +68,9 @@ def write_temporary(folder: Path, name: str, data: bytes, *, sync: bool = False)
                 f.flush()
                 os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
+    except OSError as e:                     # a full disk: a write error names no file
+        Path(tmp).unlink(missing_ok=True)
+        raise _naming(e, Path(folder) / name) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -54,13 +87,19 @@ def atomic_write_files(folder, files: dict[str, bytes], *, sync: bool = False) -
     them all: an interruption or a full disk leaves no partial file under a final name (and the old files, if any,
     as they were)."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:                  # a file where the folder should be: say which
+        raise NotADirectoryError(errno.ENOTDIR, "a file, not a folder", str(folder)) from None
     temps = {}
     try:
         for name, data in files.items():
             temps[name] = write_temporary(folder, name, data, sync=sync)
         for name, tmp in temps.items():
-            os.replace(tmp, folder / name)
+            try:
+                os.replace(tmp, folder / name)
+            except OSError as e:
+                raise _naming(e, folder / name) from None
     finally:
         for tmp in temps.values():
             tmp.unlink(missing_ok=True)                     # the ones not renamed (missing_ok: the others)
@@ -111,19 +150,34 @@ def remove_orphaned_temporaries(folder, wait_for_children_s: float = 0.0) -> int
     return removed
 
 
+RUN_FOLDER = re.compile(r"\.(.+)\.(running|old)-(\d+)")   # `.NAME.running-PID`, `.NAME.old-PID` (cli.notebooks)
+
+
+def dead_run_folders(folder, kind: str | None = None) -> list[tuple[Path, str, int]]:
+    """The folders `python -m memlib run` stages a notebook in (`.NAME.running-PID`, and `.NAME.old-PID` mid-swap)
+    in a profile's results `folder` whose run has died (SIGKILL, a power cut, a full disk): (path, notebook NAME,
+    pid), sorted; only `kind` ("running" or "old") when given. Those of live runs and of this process are not."""
+    out = []
+    folder = Path(folder)
+    if not folder.is_dir():
+        return out
+    for d in sorted(folder.glob(".*")):
+        m = RUN_FOLDER.fullmatch(d.name)
+        if not m or (kind and m.group(2) != kind) or not d.is_dir():
+            continue
+        pid = int(m.group(3))
+        if pid != os.getpid() and not _alive(pid):
+            out.append((d, m.group(1), pid))
+    return out
+
+
 def remove_dead_run_folders(folder) -> list[str]:
     """Delete the folders `python -m memlib run` stages a notebook in (`.NAME.running-PID`, and `.NAME.old-PID`
     mid-swap) that a run which died left in a profile's results `folder` (SIGKILL, a power cut, a full disk);
     those of live runs stay. Judged by the pid on this machine, as `remove_orphaned_temporaries` is. The names
-    deleted."""
+    deleted. (`cli.notebooks.withdraw_dead_runs` first marks a dead run's notebook failed.)"""
     removed = []
-    folder = Path(folder)
-    if not folder.is_dir():
-        return removed
-    for d in sorted(folder.glob(".*")):
-        m = re.fullmatch(r"\..+\.(?:running|old)-(\d+)", d.name)
-        if not m or not d.is_dir() or int(m.group(1)) == os.getpid() or _alive(int(m.group(1))):
-            continue
+    for d, _name, _pid in dead_run_folders(folder):
         shutil.rmtree(d, ignore_errors=True)
         if not d.exists():
             removed.append(d.name)

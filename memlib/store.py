@@ -21,17 +21,22 @@ import torch
 from . import data as _data
 from . import jobfile
 from .cachekey import NOT_KEYED, config as _config, describe, tensor_digest  # noqa: F401 - also store's names
-from .context import cache_folder
-from .fileio import atomic_write_bytes, remove_orphaned_temporaries
+from .context import cache_advice, cache_folder
+from .fileio import atomic_write_bytes, remove_orphaned_temporaries, write_problem
 from .history import History
 from .modes import planning
-from .runtime import get_device
+from .runtime import MemlibError, get_device
 from .train import fit, fit_many
 from .weights import count_parameters, initialize_
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
 MAGIC = b"memlib-cache 2 sha256="  # an entry: MAGIC + hex digest of the payload + b"\n" + torch.save payload
 _default_cache = None
+
+
+class CacheUnwritable(MemlibError, OSError):
+    """The model cache's folder cannot be written (a file in its place, a full disk, a read-only folder): one line
+    naming the folder and what to do."""
 
 
 class Cache:
@@ -41,6 +46,8 @@ class Cache:
         self.root = Path(root)
         self.hits = 0
         self.misses = 0
+        if self.root.exists() and not self.root.is_dir():
+            raise CacheUnwritable(f"the model cache {self.root} is a file, not a folder; {cache_advice()}")
         remove_orphaned_temporaries(self.root)      # entries a killed writer left half-written
 
     @staticmethod
@@ -88,7 +95,11 @@ class Cache:
         buf = io.BytesIO()
         torch.save({"config": json.loads(json.dumps(config, default=str)), "value": value}, buf)
         payload = buf.getvalue()
-        atomic_write_bytes(self.path(config), MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+        try:
+            atomic_write_bytes(self.path(config), MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+        except OSError as e:      # a full disk, a read-only folder: the cache named, and what to do
+            raise CacheUnwritable(f"cannot write the model cache {self.root} ({self.path(config).name}): "
+                                  f"{write_problem(e, cache_advice())}") from None
 
     def get_or_compute(self, config: dict, compute, *, save: bool = True):
         """The entry for `config`: read (a hit), else `compute()` (a miss), stored unless `save` is False."""

@@ -20,6 +20,18 @@ NB3 = claims.NOTEBOOKS[3]
 NB4 = claims.NOTEBOOKS[4]
 
 
+@pytest.fixture
+def no_kernel(monkeypatch):
+    """A command that gets past its checks fails the test instead of starting a kernel."""
+    import memlib.cli.commands as commands
+    import memlib.cli.notebooks as notebooks
+    for module in (commands, notebooks):
+        monkeypatch.setattr(module, "ensure_kernel", lambda: pytest.fail("a kernel was started"))
+
+
+SMOKE_04 = ["--profile", "smoke", "--only", "04", "--device", "cpu"]
+
+
 def _finished(base: Path, metrics: dict, nb=NB3, profile="quick") -> Path:
     d = base / profile / nb
     d.mkdir(parents=True, exist_ok=True)
@@ -43,3 +55,232 @@ def test_check_reports_an_empty_metric_instead_of_crashing(tmp_path, capsys):
     row = next(r for r in rows if r["metric"] == "fig4.identity_init.operator_err")
     assert row["outcome"] == NOT_REPRODUCED and "holds no value (an empty list)" in row["reason"], row["reason"]
     assert "Traceback" not in capsys.readouterr().err
+
+
+# ---- 2. the model cache checked up front, and named when a write fails -------------------------------------------
+
+@pytest.mark.parametrize("command", ["run", "plan"])
+def test_a_model_cache_that_is_a_file_is_one_line_before_any_kernel(tmp_path, capsys, monkeypatch, no_kernel,
+                                                                    command):
+    blocker = tmp_path / "cachefile"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("MEMLIB_CACHE", str(blocker))
+    assert main([command, *SMOKE_04, "--results-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"cannot write to the model cache {blocker}: {blocker} is a file" in err, err
+    assert "set MEMLIB_CACHE to another folder" in err
+
+
+@pytest.mark.parametrize("code,text,advice", [
+    (errno.ENOSPC, "No space left on device", "free some space there or set MEMLIB_CACHE to another folder"),
+    (errno.EROFS, "Read-only file system", "set MEMLIB_CACHE to another folder"),
+    (errno.EACCES, "Permission denied", "make it writable or set MEMLIB_CACHE to another folder"),
+])
+def test_a_full_or_read_only_model_cache_is_one_line_before_any_kernel(tmp_path, capsys, monkeypatch, no_kernel,
+                                                                       code, text, advice):
+    cache = tmp_path / "full" / "cache"
+    monkeypatch.setenv("MEMLIB_CACHE", str(cache))
+    _refuse(monkeypatch, code, text, lambda p: str(p).startswith(str(cache)))
+    assert main(["run", *SMOKE_04, "--results-dir", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"cannot write to the model cache {cache}: {text}" in err, err
+    assert advice in err
+    assert code == errno.ENOSPC or "free some space" not in err
+
+
+def test_a_cache_write_that_fails_names_the_cache_and_what_to_do(tmp_path, monkeypatch):
+    """The disk fills while a kernel saves a model: the cell's error names the cache, not a bare errno 28."""
+    from memlib import store
+    monkeypatch.delenv("MEMLIB_CACHE", raising=False)
+    cache = store.Cache(tmp_path / "cache")
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    monkeypatch.setattr(store, "atomic_write_bytes", full)
+    with pytest.raises(store.CacheUnwritable) as e:
+        cache.save({"k": 1}, {"w": 1})
+    line = str(e.value)
+    assert line.startswith(f"cannot write the model cache {tmp_path / 'cache'} (") and "No space left on device" in line
+    assert "free some space there or choose another --results-dir" in line and isinstance(e.value, OSError)
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(store.CacheUnwritable, match=f"the model cache {blocker} is a file, not a folder"):
+        store.Cache(blocker)
+
+
+# ---- 3. run_all.sh: relative paths are the caller's ------------------------------------------------------------
+
+@pytest.mark.parametrize("args,want", [
+    (["--profile", "smoke", "--data-root", "../data", "--results-dir", "res", "--against", "b.json"],
+     "[-m][memlib][run][--profile][smoke][--data-root][{here}/../data][--results-dir][{here}/res][--against][{here}/b.json]"),
+    (["run", "--data-root=d", "--results-dir=/abs/res"], "[-m][memlib][run][--data-root={here}/d][--results-dir=/abs/res]"),
+    (["--data-root", "auto"], "[-m][memlib][run][--data-root][auto]"),
+    (["--data-root", "none", "--only", "01"], "[-m][memlib][run][--data-root][none][--only][01]"),
+    (["check", "--results-dir", "my results"], "[-m][memlib][check][--results-dir][{here}/my results]"),
+    (["plan", "--out", "p.json"], "[-m][memlib][plan][--out][{here}/p.json]"),
+    (["data", "fetch", "mnist", "--data-root", "d"], "[-m][memlib][data][fetch][mnist][--data-root][{here}/d]"),
+])
+def test_run_all_sh_resolves_relative_paths_against_the_callers_folder(tmp_path, args, want):
+    """`./run_all.sh --data-root ../data` from a folder means that folder's ../data, as `python -m memlib` reads it
+    (run_all.sh changes into the repository before it runs anything)."""
+    venv = _stub_venv(tmp_path)
+    here = tmp_path / "work" / "here"
+    here.mkdir(parents=True)
+    log = tmp_path / "log"
+    out = subprocess.run([str(ROOT / "run_all.sh"), *args], cwd=here, capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "MEMLIB_VENV": str(venv), "STUB_LOG": str(log), "MEMLIB_NO_FETCH": "1",
+                              "MEMLIB_CACHE": "mycache"})
+    assert out.returncode == 0, out.stderr
+    line = log.read_text().splitlines()[-1]
+    assert line == want.format(here=here) + f" cache={here / 'mycache'}", line
+
+
+# ---- 6. a run killed with SIGKILL ------------------------------------------------------------------------------
+
+def _dead_pid() -> int:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()                                                   # its pid names no running process now
+    return dead.pid
+
+
+def test_check_withdraws_the_older_results_of_a_run_killed_with_sigkill(tmp_path, capsys):
+    """SIGKILL leaves `.NAME.running-PID` and the older finished run in place: `check` says so in one line and
+    marks the notebook failed, so the report never shows the older results as current."""
+    final = _finished(tmp_path, {"fig1.rho_final": 0.5}, nb=NB4, profile="smoke")
+    pid = _dead_pid()
+    stage = tmp_path / "smoke" / f".{NB4}.running-{pid}"
+    stage.mkdir()
+    (stage / "metrics.json").write_text("{}")                    # partial, unfinished
+    assert main(["check", "--profile", "smoke", "--results-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    warning = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and f"pid {pid}" in warning[0] and stage.name in warning[0] and NB4 in warning[0], out
+    assert "died before it finished" in warning[0] and "run it again" in warning[0]
+    assert not stage.exists() and not (final / "provenance.json").exists()
+    assert "killed" in json.loads((final / "failed.json").read_text())["reason"]
+    rows = [r for r in json.loads((tmp_path / "smoke" / "report.json").read_text())["claims"] if r["notebook"] == NB4]
+    assert rows and all(r["outcome"] == "not run" and "killed" in r["reason"] for r in rows)
+
+
+def test_check_leaves_a_live_runs_staging_folder_alone(tmp_path, capsys):
+    _finished(tmp_path, {"fig1.rho_final": 0.5}, nb=NB4, profile="smoke")
+    live = tmp_path / "smoke" / f".{NB4}.running-{os.getppid()}"   # the test runner's parent runs
+    live.mkdir()
+    main(["check", "--profile", "smoke", "--results-dir", str(tmp_path)])
+    assert live.exists() and "warning:" not in capsys.readouterr().out
+    assert (tmp_path / "smoke" / NB4 / "provenance.json").exists()
+
+
+# ---- 7. wording --------------------------------------------------------------------------------------------------
+
+def test_check_on_an_empty_folder_says_no_run_was_found_and_writes_no_report(tmp_path, capsys):
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"no run found in {tmp_path / 'quick'}" in err, err
+    assert "python -m memlib run --profile quick" in err
+    assert not (tmp_path / "quick" / "report.json").exists() and not (tmp_path / "quick" / "report.md").exists()
+    _finished(tmp_path, {"fig1.rho_final": 0.5}, nb=NB4, profile="smoke")          # another profile's run
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
+    assert "holds runs of the smoke profile" in capsys.readouterr().err
+
+
+def _refuse(monkeypatch, code: int, text: str, when):
+    """Path.write_text and tempfile.mkstemp raise OSError(code) where `when(path)`: a read-only folder or a full
+    disk for this user, whoever runs the suite (root writes anywhere)."""
+    import pathlib
+    import tempfile
+    real_write, real_mkstemp = pathlib.Path.write_text, tempfile.mkstemp
+
+    def write_text(self, *a, **k):
+        if when(self):
+            raise OSError(code, text, str(self))
+        return real_write(self, *a, **k)
+
+    def mkstemp(suffix=None, prefix=None, dir=None, **k):
+        tmp = Path(dir) / f"{prefix}x1y2z3{suffix}"
+        if when(tmp):
+            raise OSError(code, text, str(tmp))                  # as mkstemp names it: the temporary
+        return real_mkstemp(suffix=suffix, prefix=prefix, dir=dir, **k)
+    monkeypatch.setattr(pathlib.Path, "write_text", write_text)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
+
+
+@pytest.mark.parametrize("code,text", [(errno.EROFS, "Read-only file system"), (errno.EACCES, "Permission denied")])
+def test_a_read_only_results_folder_is_not_told_to_free_space(tmp_path, capsys, monkeypatch, no_kernel, code, text):
+    ro = tmp_path / "ro"
+    _refuse(monkeypatch, code, text, lambda p: str(p).startswith(str(ro)))
+    assert main(["run", *SMOKE_04, "--results-dir", str(ro)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"cannot write to {ro / 'smoke'}" in err and text in err, err
+    assert "free some space" not in err and "choose another --results-dir" in err
+
+
+@pytest.mark.parametrize("code,text", [(errno.EROFS, "Read-only file system"), (errno.EACCES, "Permission denied")])
+def test_check_on_a_read_only_folder_names_report_json_not_its_temporary(tmp_path, capsys, monkeypatch, code, text):
+    _finished(tmp_path, {"fig1.rho_final": 0.5}, nb=NB4)
+    _refuse(monkeypatch, code, text, lambda p: p.parent == tmp_path / "quick")
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"cannot write {tmp_path / 'quick' / 'report.json'}:" in err, err
+    assert ".tmp" not in err and "free some space" not in err and text in err
+
+
+def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):
+    """A write that fails on a full disk raises an OSError without a file name: it is named, not its temporary."""
+    from memlib import fileio
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    with pytest.raises(OSError) as e:
+        fileio.atomic_write_text(tmp_path / "metrics.json", "{}")
+    assert e.value.errno == errno.ENOSPC and e.value.filename == str(tmp_path / "metrics.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cannot_write_the_results_folder_names_the_file_or_the_folder(tmp_path, capsys, monkeypatch):
+    import memlib.cli.commands as commands
+    _finished(tmp_path, {"fig1.rho_final": 0.5}, nb=NB4)
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")     # no file name (e.g. a write deep in a library)
+    monkeypatch.setattr(commands, "print_report", full)
+    assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"cannot write in the results folder {tmp_path}:" in err, err
+    assert "free some space" in err
+
+
+def test_run_all_sh_names_an_unknown_command_and_the_usage(tmp_path):
+    venv = _stub_venv(tmp_path)
+    out = subprocess.run([str(ROOT / "run_all.sh"), "bogus"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "MEMLIB_VENV": str(venv), "STUB_LOG": str(tmp_path / "log"),
+                              "MEMLIB_NO_FETCH": "1"})
+    err = out.stderr.strip()
+    assert out.returncode == 2 and len(err.splitlines()) == 1, err
+    assert "unknown command 'bogus'" in err and "usage: ./run_all.sh" in err and "--help" in err
+    assert not (tmp_path / "log").exists()                           # refused before anything ran
+
+
+def _stub_venv(tmp_path: Path) -> Path:
+    """A venv whose python logs its arguments (one line per call, each quoted) and exits 0: run_all.sh's set-up
+    finds it installed."""
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text('#!/bin/sh\nfor a in "$@"; do printf "[%s]" "$a"; done >> "$STUB_LOG"\n'
+                                         'echo " cache=${MEMLIB_CACHE:-}" >> "$STUB_LOG"\nexit 0\n')
+    (venv / "bin" / "python").chmod(0o755)
+    (venv / ".installed").touch()
+    os.utime(venv / ".installed", (2**31, 2**31))                    # newer than pyproject.toml: installed
+    return venv

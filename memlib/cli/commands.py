@@ -16,9 +16,9 @@ from ..bench import CASES, run_bench
 from ..context import RunContext, activate, cache_folder
 from ..fetch import FETCHABLE, fetch
 from ..paths import CHECKOUT, where, workdir
-from ..runtime import MemlibError, check_choice, set_device
-from .common import resolve_names, writable
-from .notebooks import ensure_kernel
+from ..runtime import PROFILES, MemlibError, check_choice, set_device
+from .common import cache_writable, notebooks, resolve_names, writable
+from .notebooks import ensure_kernel, withdraw_dead_runs
 from .planning import plan_notebooks
 from .report import check_baseline, print_report
 
@@ -30,9 +30,28 @@ def check(args) -> int:
     if not results.is_dir():            # a mistyped folder: never created and reported as "every claim not run"
         raise MemlibError(f"no results in {results}: " + ("it is a file, not a folder" if results.exists() else
                           "no such folder") + "; pass the --results-dir a run wrote (default results/)")
-    if (results / args.profile).exists() and not (results / args.profile).is_dir():
-        raise MemlibError(f"no results in {results / args.profile}: it is a file, not a folder")
+    base = results / args.profile
+    if base.exists() and not base.is_dir():
+        raise MemlibError(f"no results in {base}: it is a file, not a folder")
+    for line in withdraw_dead_runs(base, notebooks()):    # a run killed with SIGKILL: its older results withdrawn
+        print(f"warning: {line}", flush=True)
+    if not any(_has_files(base / name) for name in notebooks()):
+        raise MemlibError(f"no run found in {base}: no notebook has results there at the {args.profile} profile"
+                          + _other_profiles(results, args.profile) + "; run them first (python -m memlib run "
+                          f"--profile {args.profile} --results-dir {results}) or pass the --results-dir and --profile "
+                          "a run wrote")
     return print_report(results, args.profile, args.against)
+
+
+def _has_files(folder: Path) -> bool:
+    return folder.is_dir() and any(p.is_file() for p in folder.iterdir())
+
+
+def _other_profiles(results: Path, profile: str) -> str:
+    """" (RESULTS holds runs of the smoke profile)" when other profiles there have results, else "" (for `check`)."""
+    others = [p for p in PROFILES if p != profile and any(_has_files(results / p / n) for n in notebooks())]
+    return f" ({results} holds runs of the {' and '.join(others)} profile{'s' if len(others) > 1 else ''})" \
+        if others else ""
 
 
 def plan(args) -> int:
@@ -45,6 +64,7 @@ def plan(args) -> int:
     results = Path(args.results_dir).expanduser().resolve()
     writable(results)
     cache = cache_folder(results)           # the kernels' model cache, absolute
+    cache_writable(cache)
     activate(RunContext(headless=True))    # this process's progress bars (step rates) as the kernels': plain text
     kernel = ensure_kernel()
     plan_dir = results / "plan" / args.profile / "round-1"

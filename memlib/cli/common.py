@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..context import cache_advice
+from ..fileio import write_problem
 from ..paths import NOTEBOOKS, REPO, where
 from ..runtime import MemlibError
 from ..tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
@@ -54,8 +56,10 @@ def notebook_parameters(args, results: Path, cache: Path, run_dir, *, plan_dir=N
                 plan_dir=None if plan_dir is None else str(plan_dir), max_steps=max_steps, headless=True)
 
 
-def writable(folder: Path) -> None:
-    """One clear line (MemlibError) when `folder` cannot be created or written."""
+def writable(folder: Path, *, what: str = "", instead: str = "choose another --results-dir") -> None:
+    """One clear line (MemlibError) when `folder` cannot be created or written: what it is (`what`, e.g. "the
+    model cache"), why (a file in the way, a full disk, a read-only folder) and what to do (`instead`)."""
+    label = f"{what} {folder}" if what else str(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / f".write-probe-{os.getpid()}"
@@ -64,7 +68,11 @@ def writable(folder: Path) -> None:
     except OSError as e:
         blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
         if blocker is not None:          # mkdir says "File exists" or "Not a directory"
-            raise MemlibError(f"cannot write to {folder}: {blocker} is a file, not a folder; choose another "
-                              "--results-dir") from None
-        raise MemlibError(f"cannot write to {folder}: {e.strerror or e}; free some space or choose another "
-                          "--results-dir") from None
+            raise MemlibError(f"cannot write to {label}: {blocker} is a file, not a folder; {instead}") from None
+        raise MemlibError(f"cannot write to {label}: {write_problem(e, instead)}") from None
+
+
+def cache_writable(cache: Path) -> None:
+    """The model cache checked before any kernel starts, as the results folder is (`writable`): a file in its
+    place, a full disk or a read-only folder is one line naming it, not an error inside a notebook's cell."""
+    writable(cache, what="the model cache", instead=cache_advice())

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import errno
 import sys
+from pathlib import Path
 
+from ..fileio import NO_SPACE, write_problem
 from ..paths import workdir
 from ..runtime import DEVICES, PROFILES, MemlibError, check_choice
 from .commands import bench, check, data_fetch, envelope, plan
@@ -124,11 +126,14 @@ def main(argv=None) -> int:
         print(f"error: interrupted ({signal_name(e)})", file=sys.stderr)
         return signal_status(e)
     except OSError as e:                 # a full disk or a read-only folder: one line naming the file
-        where = e.filename or ("the data root" if args.command == "data" else "the results folder")
-        option = "--data-root" if args.command == "data" else "--results-dir"
-        if args.command == "check" and e.errno not in (errno.ENOSPC, errno.EROFS, errno.EDQUOT):
+        data = args.command == "data"
+        option = "--data-root" if data else "--results-dir"
+        folder = getattr(args, "data_root" if data else "results_dir", None)
+        where = e.filename or (f"in {'the data root' if data else 'the results folder'} "
+                               f"{Path(folder).expanduser().resolve()}" if folder else "a file")
+        if args.command == "check" and e.errno not in (*NO_SPACE, errno.EROFS) \
+                and Path(str(e.filename or "")).name not in ("report.json", "report.md"):
             print(f"error: {where}: {e.strerror or e}; check --results-dir", file=sys.stderr)   # reading
             return 2
-        print(f"error: cannot write {where}: {e.strerror or e}; free some space or choose another {option}",
-              file=sys.stderr)
+        print(f"error: cannot write {where}: {write_problem(e, f'choose another {option}')}", file=sys.stderr)
         return 2

@@ -18,11 +18,11 @@ from .. import claims
 from .. import plan as _plan
 from ..context import RunContext, activate, cache_folder
 from ..data import default_root, holds
-from ..fileio import atomic_write_text, remove_dead_run_folders, remove_orphaned_temporaries
+from ..fileio import atomic_write_text, dead_run_folders, remove_dead_run_folders, remove_orphaned_temporaries
 from ..runtime import MemlibError
 from ..paths import workdir
 from ..store import Cache
-from .common import NOTEBOOK_DIR, notebook_parameters, resolve_names, writable
+from .common import NOTEBOOK_DIR, cache_writable, notebook_parameters, notebooks, resolve_names, writable
 from .ray_engine import train_on_ray
 from .report import check_baseline, print_report, read_metrics, summary, untrained_audit
 from .signals import interrupt_on_signals, signal_name, signal_status, signals_deferred, signals_resume
@@ -83,13 +83,12 @@ def run(args) -> int:
     check_run_inputs(args)
     results = Path(args.results_dir).expanduser().resolve()
     writable(results / args.profile)
-    stale = remove_dead_run_folders(results / args.profile)
-    if stale:
-        print(f"removed {len(stale)} folder(s) left in {results / args.profile} by runs that died: {', '.join(stale)}",
-              flush=True)
-    interrupt_on_signals()        # from here on: SIGTERM while papermill and the kernel start is "interrupted" too
     # the cache the kernels use, absolute (a relative $MEMLIB_CACHE would land in the kernel's folder, the repo)
     cache = cache_folder(results)
+    cache_writable(cache)
+    for line in withdraw_dead_runs(results / args.profile, notebooks()):
+        print(line, flush=True)
+    interrupt_on_signals()        # from here on: SIGTERM while papermill and the kernel start is "interrupted" too
     import papermill as pm   # papermill (and the Jupyter stack under it) loads only for the commands that run notebooks
     kernel = ensure_kernel()
     activate(RunContext(headless=True))   # this process's progress bars (Ray's jobs) as the kernels': plain text
@@ -172,6 +171,33 @@ def swap_in(stage: Path, final: Path, failure: str | None) -> None:
             _withdraw(stage, final, old, failure, e)
             raise
         shutil.rmtree(old, ignore_errors=True)
+
+
+def withdraw_dead_runs(folder: Path, known) -> list[str]:
+    """The runs in a profile's results `folder` that died without finishing (SIGKILL, out of memory, a power cut):
+    each `.NAME.running-PID` staging folder whose process is gone is swapped in marked failed, as an interrupted
+    run's is, so the older results it was to replace are never reported as current; then the other folders dead
+    runs left go (`remove_dead_run_folders`). One line for each (`run` prints them at its start, `check` as
+    warnings). `known`: the notebooks' names (a folder of another name is only removed)."""
+    lines = []
+    for stage, name, pid in dead_run_folders(folder, "running"):
+        if name not in known:
+            continue
+        reason = f"killed: its run (pid {pid}) died before it finished (SIGKILL, out of memory or a power cut)"
+        try:
+            swap_in(stage, folder / name, reason)
+        except OSError as e:            # a read-only or full folder: said, and the older results named as such
+            lines.append(f"{name}: a run (pid {pid}) died before it finished, leaving {stage}, and it could not be "
+                         f"marked failed ({e.strerror or e}): the results shown for {name} may be older than that run; "
+                         f"delete {folder / name} or run it again")
+            continue
+        lines.append(f"{name}: a run (pid {pid}) died before it finished (SIGKILL, out of memory or a power cut), "
+                     f"leaving {stage.name}: marked failed, so the older results are no longer shown as current; "
+                     f"run it again (--only {name.split('_')[0]})")
+    stale = remove_dead_run_folders(folder)
+    if stale:
+        lines.append(f"removed {len(stale)} folder(s) left in {folder} by runs that died: {', '.join(stale)}")
+    return lines
 
 
 def _withdraw(stage: Path, final: Path, old: Path, failure: str | None, error: OSError) -> None:
