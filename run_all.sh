@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # memorization-repro: set-up on first use, batch reproduction, tests.
 #
-#   ./run_all.sh [--profile smoke|quick|full|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
+#   ./run_all.sh [run] [--profile smoke|quick|full|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
 #                [--against BASELINE]       every notebook, then the report (exit 1 on a regression)
 #                [--engine ray [--address auto|HOST:PORT]]   train the plan on Ray first (MEMLIB_EXTRAS=ray)
 #   ./run_all.sh plan [--profile P]         every training the notebooks ask for, with its estimated cost
@@ -26,6 +26,35 @@
 # MEMLIB_EXTRAS=ray also installs Ray, for `./run_all.sh --engine ray` (the paper profile on a cluster; README).
 # pyproject's extras: `test` installs [test,serve,browser] (pytest, Voila and JupyterLab, playwright), `serve` [serve].
 set -euo pipefail
+# The paths a user passes are the user's: made absolute against the caller's folder before the cd into the
+# repository below (as `python -m memlib` reads them). Not `test`'s arguments (pytest's, read in the repository).
+CALLER=$PWD
+absolute() {   # absolute OPTION VALUE: VALUE against the caller's folder (--data-root's auto and none as they are)
+  case $2 in
+    /*|"~"*|"") printf '%s' "$2" ;;
+    auto|none) if [ "$1" = --data-root ]; then printf '%s' "$2"; else printf '%s/%s' "$CALLER" "$2"; fi ;;
+    *) printf '%s/%s' "$CALLER" "$2" ;;
+  esac
+}
+if [ "${1:-}" != test ]; then
+  args=() option=
+  for a in "$@"; do
+    if [ -n "$option" ]; then
+      a=$(absolute "$option" "$a"); option=
+    else
+      case $a in
+        --data-root|--results-dir|--against|--out|--workdir) option=$a ;;
+        --data-root=*|--results-dir=*|--against=*|--out=*|--workdir=*) a="${a%%=*}=$(absolute "${a%%=*}" "${a#*=}")" ;;
+      esac
+    fi
+    args+=("$a")
+  done
+  [ "${1:-}" = wheelhouse ] && [ -n "${2:-}" ] && args[1]=$(absolute DIR "$2")    # wheelhouse DIR
+  set -- ${args[@]+"${args[@]}"}
+fi
+for var in MEMLIB_CACHE MEMLIB_DATA_ROOT MEMLIB_WHEELHOUSE; do   # the settings that name a user's folder
+  if [ -n "${!var:-}" ]; then export "$var=$(absolute "$var" "${!var}")"; fi
+done
 cd "$(dirname "$0")"
 VENV=${MEMLIB_VENV:-.venv}
 PY=$VENV/bin/python
@@ -158,8 +187,12 @@ PYEOF
 cmd=run
 case "${1:-}" in
   test|check|bench|data|serve|plan) cmd=$1; shift ;;
+  run) shift ;;
   wheelhouse) shift; wheelhouse "$@"; exit 0 ;;
   -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+  ""|-*) ;;      # run's options
+  *) say "error: unknown command '$1'; usage: ./run_all.sh [run] [--profile P --only NAME ...] | plan | test | check |" \
+         "bench | data [NAME] | serve | wheelhouse DIR (./run_all.sh --help says what each does)"; exit 2 ;;
 esac
 
 setup
