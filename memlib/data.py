@@ -131,7 +131,7 @@ def read_idx(path) -> np.ndarray:
         with (gzip.open if path.suffix == ".gz" else open)(path, "rb") as f:
             data = f.read()
     except (OSError, EOFError) as e:             # BadGzipFile is an OSError; a cut .gz ends in EOFError
-        raise DatasetCorrupt(f"{path} cannot be read ({type(e).__name__}: {e}); fetch the file again") from None
+        raise DatasetCorrupt(f"{path} cannot be read ({type(e).__name__}: {e})") from None
     if len(data) < 4 or data[0] != 0 or data[1] != 0:
         raise DatasetCorrupt(f"{path} is not an IDX file (bad magic number)")
     if data[2] not in IDX_TYPES:
@@ -171,6 +171,31 @@ def check_idx_pair(images: np.ndarray, labels: np.ndarray, img_path, lbl_path, *
         raise DatasetCorrupt(f"{lbl_path} has labels outside 0..{classes - 1} (min {labels.min()}, max {labels.max()})")
 
 
+def check_classes(labels: np.ndarray, lbl_path, *, classes: int = 10) -> None:
+    """Every class 0..classes-1 among `labels` (each split of MNIST and Fashion-MNIST has them all; paper 1 trains
+    on the first 7, its one-per-class sets on the first of each), or a DatasetCorrupt naming the file.
+    `python -m memlib data fetch` checks it, so that what a run refuses, the fetch replaces."""
+    missing = sorted(set(range(classes)) - set(np.unique(labels).tolist()))
+    if missing:
+        raise DatasetCorrupt(f"{lbl_path} holds no {', '.join(map(str, missing))} among its {len(labels)} labels "
+                             f"(each split of the dataset has every class 0..{classes - 1})")
+
+
+def refetch_advice(path) -> str:
+    """What to do about a dataset file whose contents are wrong, naming it: `data fetch` into its data root, which
+    runs the readers' checks and `check_classes` and replaces what fails them, or the original file put there."""
+    path = Path(path)
+    names = {folder: name for name, folder in _IDX_DIRS.items()}
+    if path.parent.name == "raw" and path.parent.parent.name in names:
+        name, root = names[path.parent.parent.name], path.parent.parent.parent
+    elif path.parent.name == "cifar-10-batches-py":
+        name, root = "cifar10", path.parent.parent
+    else:
+        return f"replace {path} by the original file"
+    return (f"fetch {name} again, which replaces it (python -m memlib data fetch {name} --data-root {root}), or "
+            f"delete {path} and put the original file there")
+
+
 def _find(base: Path, stem: str):
     for p in (base / stem, base / (stem + ".gz")):
         if p.exists():
@@ -206,8 +231,11 @@ def _load_idx_dataset(name, split, root, download):
     if img is None or lbl is None:
         raise DatasetMissing(f"{name} ({split}) not found: expected {base / img_stem}[.gz] and "
                              f"{base / lbl_stem}[.gz]; " + _HOW_TO_GET.format(cls=cls))
-    images, labels = read_idx(img), read_idx(lbl)
-    check_idx_pair(images, labels, img, lbl)
+    try:
+        images, labels = read_idx(img), read_idx(lbl)
+        check_idx_pair(images, labels, img, lbl)
+    except DatasetCorrupt as e:           # what to do: the fetch runs these checks and replaces what fails them
+        raise DatasetCorrupt(f"{e}; {refetch_advice(lbl if str(e).startswith(str(lbl)) else img)}") from None
     x = torch.from_numpy(images.astype(np.float32) / 255.0).unsqueeze(1)
     y = torch.from_numpy(labels.astype(np.int64))
     used.add(name)
@@ -226,7 +254,10 @@ def _load_cifar10(split, root, download):
                              + _HOW_TO_GET.format(cls="CIFAR10"))
     xs, ys = [], []
     for f in files:
-        x, y = read_cifar_batch(base / f)
+        try:
+            x, y = read_cifar_batch(base / f)
+        except DatasetCorrupt as e:
+            raise DatasetCorrupt(f"{e}; {refetch_advice(base / f)}") from None
         xs.append(x)
         ys.append(y)
     x = torch.from_numpy(np.concatenate(xs).astype(np.float32) / 255.0)
@@ -289,10 +320,12 @@ def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.
         x, y = load_images("digits")
         src = "digits"
     if not bool((y == digit).any()):
-        where = (_find(Path(root).expanduser() / _IDX_DIRS["mnist"] / "raw", _IDX_FILES["train"][1])
-                 if root is not None else "the embedded digits")
+        if root is None:
+            raise DatasetCorrupt(f"the embedded digits hold no {digit} among their {len(y)} training labels: paper 1 "
+                                 f"trains on the first {digit}; reinstall scikit-learn, which ships them")
+        where = _find(Path(root).expanduser() / _IDX_DIRS["mnist"] / "raw", _IDX_FILES["train"][1])
         raise DatasetCorrupt(f"{where} holds no {digit} among its {len(y)} training labels: paper 1 trains on the "
-                             f"first {digit}; fetch the file again (python -m memlib data fetch mnist)")
+                             f"first {digit}; {refetch_advice(where)}")
     img = x[first_of_each(y, [digit])]
     return resize(img, size).clamp(0, 1), src
 

