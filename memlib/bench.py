@@ -10,8 +10,8 @@ capturing a CUDA graph) is not counted as steps; best of `repeats`.
 
 The cases (`CASES`): paper 1's 5-layer, 32-channel ConvNet and 3 x 2048 FCN on one 28x28 image at SGD lr 0.01,
 momentum 0.9 (App. B), for each of `--models`; and the trainings the quick profile spends most time on, with
-their own recipes and model counts: paper 1's 20-layer, 32-channel ConvNet (Adam lr 1e-4, the quick recipe
-`recipes.paper1.DEPTH_FIT`, the depth sweep's; one model and the 3-seed band; and the clipped SGD it replaced, one model), paper 2's
+their own recipes and model counts: paper 1's 20-layer, 32-channel ConvNet (the depth sweep's
+recipe `recipes.paper1.DEPTH_FIT`, the paper's SGD since session 16; one model and the 3-seed band), paper 2's
 7 x 128 leaky-ReLU autoencoder on 100 784-pixel images, full-batch Adam (notebook 02's Fig 3a), and paper 1's
 1-hidden-layer FCN of width 256 on one digit (notebook 01's FCN bands: one model and 3), paper 2's 7 x 512
 autoencoder on one minibatch of 100 digits (Fig 11) and Table 1's 8-convolution linear autoencoder on two 3x3 images
@@ -74,12 +74,9 @@ CASES = {
                         note="paper 1, Fig 3a"),
     "fcn3x2048": Case(functools.partial(models.fcn, 784, 3, width=2048), (1, 1, 28, 28), SGD,
                       note="paper 1, Fig 7 (App. B width)"),
-    "convnet20x32-adam": Case(functools.partial(models.convnet, 20, channels=32), (1, 1, 28, 28),
-                              paper1.DEPTH_FIT["quick"], models=(1, 3),
-                              note="paper 1's deepest quick ConvNet, its recipe; x3: the seed band"),
-    "convnet20x32-sgd": Case(functools.partial(models.convnet, 20, channels=32), (1, 1, 28, 28),
-                             paper1.SGD_FIT["quick"], models=(1,),
-                             note="the same net with the clipped SGD the recipe replaced"),
+    "convnet20x32": Case(functools.partial(models.convnet, 20, channels=32), (1, 1, 28, 28),
+                         paper1.DEPTH_FIT["quick"], models=(1, 3),
+                         note="paper 1's deepest quick ConvNet, its recipe (the paper's SGD); x3: the seed band"),
     "ae7x128": Case(functools.partial(models.autoencoder_fcn, 784, 7, width=128, activation="leaky_relu"),
                     (100, 1, 28, 28), AE_ADAM, models=(1,), data="rand",
                     note="paper 2, Fig 3a: 100 digits, full-batch Adam"),

@@ -149,6 +149,10 @@ class Stacked:
         """(M,) -> broadcastable against the stacked parameter `p` (M, ...)."""
         return mask.view(-1, *([1] * (p.ndim - 1)))
 
+    def snapshot(self, i: int) -> dict:
+        """Model i's parameters now (name -> a contiguous CPU copy of its slice of the stacked tensor)."""
+        return {n: p[i].detach().to("cpu", copy=True).contiguous() for n, p in self.named.items()}
+
     def finish(self) -> None:
         with torch.no_grad():
             for i, m in enumerate(self.models):

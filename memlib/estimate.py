@@ -86,9 +86,10 @@ def step_time(build, x: torch.Tensor, target: torch.Tensor | None = None, *, pro
     """Seconds per training step of `build()` on `x`: after a warm-up step, `fit` is timed for
     `probe_steps` and for `2 * probe_steps` steps and the difference is divided by `probe_steps`, so
     the per-call overhead (optimizer set-up, the final loss evaluation) is not counted as steps."""
-    kw = {k: v for k, v in fit_kwargs.items() if k not in (*NOT_KEYED, "steps", "until_loss", "callbacks")}
+    kw = {k: v for k, v in fit_kwargs.items()
+          if k not in (*NOT_KEYED, "steps", "until_loss", "callbacks", "init", "weights_at")}
     kw.setdefault("lr", 0.01)
-    model = build_model(build, seed=0)
+    model = build_model(build, seed=0, init=fit_kwargs.get("init", "default"))   # the job's init: its arithmetic
     n = max(int(probe_steps), 1)
 
     def timed(steps):

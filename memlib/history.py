@@ -19,6 +19,8 @@ class History:
     records: dict = field(default_factory=dict)    # callbacks' own series, by name
     wall_time: float = 0.0
     stopped_at: int | None = None                  # the step at which until_loss/a callback stopped it
+    snapshots: dict = field(default_factory=dict)  # step -> {parameter name: tensor}: the weights after that
+                                                   # many updates (`fit(..., weights_at=steps)`), for trajectories
 
     @property
     def final_loss(self) -> float:
@@ -26,7 +28,20 @@ class History:
 
     def as_dict(self) -> dict:
         return dict(steps=self.steps, loss=self.loss, lr=self.lr, records=self.records,
-                    wall_time=self.wall_time, stopped_at=self.stopped_at)
+                    wall_time=self.wall_time, stopped_at=self.stopped_at, snapshots=self.snapshots)
+
+    def model_at(self, model: torch.nn.Module, step: int) -> torch.nn.Module:
+        """A copy of `model` (the trained net, or any of its architecture) holding the weights it had after `step`
+        updates; `step` must be one of `snapshots` (`fit(..., weights_at=...)`)."""
+        import copy
+        if step not in self.snapshots:
+            raise KeyError(f"no snapshot at step {step}; this training kept {sorted(self.snapshots)}")
+        twin = copy.deepcopy(model)
+        device = next(twin.parameters()).device
+        with torch.no_grad():
+            for name, p in twin.named_parameters():
+                p.copy_(self.snapshots[step][name].to(device))
+        return twin.eval()
 
     @classmethod
     def from_dict(cls, d: dict) -> "History":

@@ -56,7 +56,8 @@ def diverged(v: float, step: int, last_read: int, steps: int, optimizer: str, lr
 
 
 def _loop(trainable, *, steps, lr, optimizer, momentum, weight_decay, factor, until_loss, clip_grad_norm,
-          log_every, callbacks=(), progress=True, desc=None, cuda_graph=True, device_stop=None) -> list[History]:
+          log_every, callbacks=(), progress=True, desc=None, cuda_graph=True, device_stop=None,
+          weights_at=()) -> list[History]:
     """Train `trainable` (M models) for `steps` optimizer steps; one History per model.
 
     Host mode (no graph): the losses are read at every logged step and, with `until_loss`, every step.
@@ -150,9 +151,14 @@ def _loop(trainable, *, steps, lr, optimizer, momentum, weight_decay, factor, un
         pending.clear()
         slot.zero_()
 
+    keep_at = {int(k) for k in weights_at if 0 <= int(k) <= steps}
     start = time.perf_counter()
     try:
         for step in range(steps + 1):
+            if step in keep_at:                                     # the weights after `step` updates
+                for i in range(M):
+                    if i not in stopped:
+                        hists[i].snapshots[step] = trainable.snapshot(i)
             trainable.select_batch(step, in_place=use_graph)
             new_lr = scheduled_lr(opt, lr, factor, step, steps, current_lr)
             if new_lr != current_lr:
@@ -218,7 +224,8 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
         batch_size: int | None = None, loss: str | Callable = "mse",
         until_loss: float | None = None, callbacks=(), progress: bool = True,
         parameters=None, log_every: int | None = None, seed: int = 0,
-        clip_grad_norm: float | None = None, desc: str | None = None, cuda_graph: bool = True) -> History:
+        clip_grad_norm: float | None = None, desc: str | None = None, cuda_graph: bool = True,
+        weights_at=()) -> History:
     """Train `model` in place to map `x` (N, ...) to `target` (N, ...); `target=None` autoencodes x.
 
     `model` may be a list of same-architecture models: `fit_many` trains them (as one computation
@@ -231,6 +238,9 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
     `until_loss` stops at the first step whose loss (before its update) is below it; the model keeps
     that step's weights. The loss is logged every `log_every` steps (default: 200 points per run).
 
+    `weights_at`: steps at which the History keeps a copy of the weights (after that many updates; `snapshots`,
+    `History.model_at`): a training's trajectory without a second training. Keeping them changes no result.
+
     On a CUDA device the steps replay one captured CUDA graph (memlib.cuda_graph) unless
     `cuda_graph=False`; results equal the eager loop's (see the module's docstring).
     """
@@ -239,7 +249,7 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
                         weight_decay=weight_decay, schedule=schedule, batch_size=batch_size, loss=loss,
                         until_loss=until_loss, callbacks=callbacks, progress=progress, parameters=parameters,
                         log_every=log_every, seed=seed, clip_grad_norm=clip_grad_norm, desc=desc,
-                        cuda_graph=cuda_graph)
+                        cuda_graph=cuda_graph, weights_at=weights_at)
     if steps < 0:
         raise MemlibError(f"steps must be >= 0, got {steps}")
     if max_steps() is not None:
@@ -250,7 +260,7 @@ def fit(model: torch.nn.Module, x: torch.Tensor, target: torch.Tensor | None = N
     trainable = Single(model, x, target, loss_fn, parameters=parameters, batch_size=batch_size, seed=seed)
     return _loop(trainable, steps=steps, lr=lr, optimizer=optimizer, momentum=momentum, weight_decay=weight_decay,
                  factor=factor, until_loss=until_loss, clip_grad_norm=clip_grad_norm, log_every=log_every,
-                 callbacks=callbacks, progress=progress, desc=desc, cuda_graph=cuda_graph)[0]
+                 callbacks=callbacks, progress=progress, desc=desc, cuda_graph=cuda_graph, weights_at=weights_at)[0]
 
 
 def fit_many(models: list[torch.nn.Module], x: torch.Tensor, target: torch.Tensor | None = None, *,
@@ -258,7 +268,7 @@ def fit_many(models: list[torch.nn.Module], x: torch.Tensor, target: torch.Tenso
              weight_decay: float = 0.0, schedule="constant", loss="mse", until_loss=None,
              clip_grad_norm: float | None = None, log_every: int | None = None, progress: bool = True,
              desc: str | None = None, seeds=None, seed: int = 0, batch_size=None, parameters=None,
-             callbacks=(), cuda_graph: bool = True, strategy: str = "auto") -> list[History]:
+             callbacks=(), cuda_graph: bool = True, strategy: str = "auto", weights_at=()) -> list[History]:
     """Train every model in `models` on `x` as `fit` would train each one; one History per model.
 
     `strategy` "auto" (memlib.ensemble.choose_strategy: batched where measured faster), "batched" or
@@ -276,7 +286,7 @@ def fit_many(models: list[torch.nn.Module], x: torch.Tensor, target: torch.Tenso
         raise MemlibError(f"{len(models)} models but {len(seeds)} seeds")
     kw = dict(steps=steps, lr=lr, optimizer=optimizer, momentum=momentum, weight_decay=weight_decay,
               schedule=schedule, loss=loss, until_loss=until_loss, clip_grad_norm=clip_grad_norm,
-              log_every=log_every, progress=progress, cuda_graph=cuda_graph)
+              log_every=log_every, progress=progress, cuda_graph=cuda_graph, weights_at=weights_at)
     how, reason = ensemble.choose_strategy(models, strategy, batch_size=batch_size, parameters=parameters,
                                            callbacks=callbacks)
     if how == "serial":

@@ -104,6 +104,10 @@ class Single:
     def per_model(mask: torch.Tensor, p: torch.Tensor) -> torch.Tensor:
         return mask.reshape(())
 
+    def snapshot(self, i: int = 0) -> dict:
+        """The model's parameters now (name -> a CPU copy): `fit(..., weights_at=...)` keeps them in its History."""
+        return {n: p.detach().to("cpu", copy=True) for n, p in self.model.named_parameters()}
+
     def finish(self) -> None:
         for p, flag in zip(self.frozen, self.saved_flags):
             p.requires_grad_(flag)

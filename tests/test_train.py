@@ -149,3 +149,32 @@ def test_fit_on_a_numpy_array_says_it_must_be_a_tensor():
         fit(models.fcn(4, 0), np.zeros((3, 4), np.float32), steps=1, lr=0.1, progress=False)
     with pytest.raises(MemlibError, match="target must be a torch tensor, got a list"):
         fit(models.fcn(4, 0), torch.zeros(3, 4), [[0.0]] * 3, steps=1, lr=0.1, progress=False)
+
+
+@pytest.mark.parametrize("n_models", [1, 3])
+def test_weights_at_keeps_the_weights_a_shorter_training_ends_with(n_models):
+    """Issue 40: `weights_at` snapshots are the weights after that many updates (the same, bit for bit, as a
+    training stopped there, at a constant rate), one per model, and keeping them changes nothing."""
+    import copy
+    from memlib import models as _models
+    torch.manual_seed(0)
+    x = torch.randn(1, 1, 8, 8)
+    nets = [_models.convnet(3, channels=4) for _ in range(n_models)]
+    long, short, plain = ([copy.deepcopy(m) for m in nets] for _ in range(3))
+    kw = dict(lr=0.01, momentum=0.9, progress=False)
+    hs = fit(long if n_models > 1 else long[0], x, steps=12, weights_at=[0, 5, 12, 99], **kw)
+    hs = hs if n_models > 1 else [hs]
+    fit(short if n_models > 1 else short[0], x, steps=5, **kw)
+    fit(plain if n_models > 1 else plain[0], x, steps=12, **kw)
+    for h, m0, s, lg, pl in zip(hs, nets, short, long, plain):
+        assert sorted(h.snapshots) == [0, 5, 12]                   # 99 is past the training: not kept
+        for name, p in m0.named_parameters():
+            assert torch.equal(h.snapshots[0][name], p.detach())
+        at5 = h.model_at(m0, 5)
+        for (name, p), q in zip(s.named_parameters(), at5.parameters()):
+            assert torch.equal(p.detach(), q.detach()), name
+        for p, q, r in zip(lg.parameters(), pl.parameters(), h.model_at(m0, 12).parameters()):
+            assert torch.equal(p, q) and torch.equal(p.detach(), r.detach())
+    with pytest.raises(KeyError, match="no snapshot"):
+        hs[0].model_at(nets[0], 7)
+    assert History.from_dict(hs[0].as_dict()).snapshots.keys() == hs[0].snapshots.keys()

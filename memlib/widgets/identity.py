@@ -17,7 +17,7 @@ from ..store import fit_cached
 from . import explorer, status_line
 
 ARCHITECTURES = ("convnet", "fcn")
-INITS = ("default", "xavier_normal", "xavier_uniform", "kaiming_normal", "kaiming_uniform")
+INITS = ("paper_default", "default", "xavier_normal", "xavier_uniform", "kaiming_normal", "kaiming_uniform")   # Fig 29
 # paper 1, App. B: SGD lr 0.01, momentum 0.9; App. H.3 / Fig 30: Adagrad, Adamax 0.001, Adam, RMSprop 0.0001
 OPTIMIZER_LR = {"sgd": 0.01, "adagrad": 0.001, "adamax": 0.001, "adam": 0.0001, "rmsprop": 0.0001}
 
@@ -41,7 +41,7 @@ def fit_arguments(optimizer: str, *, steps: int, clip_grad_norm=None, schedule: 
     models are cache hits. Without one, SGD gets `lr=0.01, momentum=0.9` with no `optimizer=` key."""
     check_choice(optimizer, tuple(OPTIMIZER_LR), "optimizer")
     if recipe is not None and recipe.get("optimizer", "sgd") == optimizer:
-        return {**recipe, "steps": steps}
+        return {k: v for k, v in recipe.items() if k != "init"} | {"steps": steps}   # init: the explorer's own choice
     kw = dict(steps=steps, lr=OPTIMIZER_LR[optimizer], schedule=schedule, clip_grad_norm=clip_grad_norm)
     if optimizer == "sgd":
         kw["momentum"] = 0.9
@@ -81,7 +81,8 @@ def identity_explorer(x_train: torch.Tensor, probes: torch.Tensor, *, steps: dic
                       recipes: dict | None = None, depth: int = 5, channels: int = 32, channel_choices=(4, 8, 16, 32, 64, 128),
                       max_depth: int = 20, seed: int = 0, names=None):
     """ipywidgets controls (architecture, depth, channels/width, init, optimizer) over `render_identity`.
-    Starts at (`convnet`, `depth`, `channels`, default init, the ConvNet recipe's optimizer (SGD without one)):
+    Starts at (`convnet`, `depth`, `channels`, the ConvNet recipe's init and optimizer (PyTorch's default and SGD
+    without one)):
     pass a setting the notebook trained."""
     import ipywidgets as w
     choices = sorted(set(channel_choices) | {channels})
@@ -89,7 +90,8 @@ def identity_explorer(x_train: torch.Tensor, probes: torch.Tensor, *, steps: dic
         "architecture": w.Dropdown(options=ARCHITECTURES, value="convnet", description="net"),
         "depth": w.IntSlider(value=depth, min=1, max=max_depth, description="layers"),
         "channels": w.Dropdown(options=choices, value=channels, description="channels/width"),
-        "init": w.Dropdown(options=INITS, value="default", description="init"),
+        "init": w.Dropdown(options=INITS, value=(recipes or {}).get("convnet", {}).get("init", "default"),
+                           description="init"),
         "optimizer": w.Dropdown(options=tuple(OPTIMIZER_LR), description="optimizer",
                                 value=(recipes or {}).get("convnet", {}).get("optimizer", "sgd")),
     }

@@ -1,0 +1,37 @@
+"""Issue 40: a training's trajectory (memlib.trajectory) from the weights it kept (fit(..., weights_at=...))."""
+import pytest
+import torch
+
+from memlib import metrics, models, train, trajectory
+
+
+def test_log_steps_are_log_spaced_from_zero_to_the_budget():
+    assert trajectory.log_steps(1000) == [0, 10, 22, 46, 100, 215, 464, 1000]
+    assert trajectory.log_steps(0) == [0] and trajectory.log_steps(5) == [0, 5]
+    s = trajectory.log_steps(2_000_000, per_decade=2)
+    assert s[0] == 0 and s[-1] == 2_000_000 and len(s) == len(set(s)) and s == sorted(s)
+
+
+def test_still_moving_reads_the_last_kept_stretch_towards_the_map():
+    assert trajectory.still_moving([0, 10, 100], [0.1, 0.5, 0.7])                  # +0.2 towards 1
+    assert not trajectory.still_moving([0, 10, 100], [0.1, 0.5, 0.52])             # settled
+    assert not trajectory.still_moving([0, 10, 100], [0.9, 0.7, 0.5])              # moving away
+    assert trajectory.still_moving([0, 10], [[0.1, 0.2], [0.1, 0.4]])              # one seed of a band moves
+    assert trajectory.still_moving([0, 10], [0.5, 0.2], towards=0.0)
+
+
+def test_a_band_trajectory_scores_each_kept_step_as_the_net_held_then():
+    torch.manual_seed(0)
+    x = torch.randn(1, 1, 8, 8)
+    probes = torch.randn(4, 1, 8, 8)
+    nets = [models.convnet(2, channels=4) for _ in range(2)]
+    hists = train.fit(nets, x, steps=30, lr=0.05, momentum=0.9, weights_at=[0, 10, 30], progress=False)
+    road = trajectory.band_trajectory(list(zip(nets, hists)), probes, x)
+    assert road["steps"] == [0, 10, 30] and len(road["corr_constant"]) == 2
+    end = metrics.identity_constant_scores(nets[1], probes, x)           # the trained net is the last kept step
+    assert road["corr_constant"][1][-1] == pytest.approx(end["corr_constant"], abs=1e-6)
+    assert road["corr_identity"][1][-1] == pytest.approx(end["corr_identity"], abs=1e-6)
+    rows, kept = trajectory.heatmap_rows({2: road})
+    assert kept == [0, 10, 30] and rows[0][2]["corr_constant_seeds"] == pytest.approx([c[-1] for c in road["corr_constant"]])
+    with pytest.raises(ValueError, match="kept no weights"):
+        trajectory.map_trajectory(nets[0], train.History(), probes, x)
