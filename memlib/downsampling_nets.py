@@ -12,23 +12,66 @@ import torch
 from torch import nn
 
 
-def _conv3(c_in: int, c_out: int, stride: int = 1) -> nn.Conv2d:
-    """Paper 3, Sec. 2: kernel 3, one layer of zero padding, no biases."""
-    return nn.Conv2d(c_in, c_out, 3, stride=stride, padding=1, bias=False)
+class AtrousConv2d(nn.Conv2d):
+    """A 3x3 convolution dilated by d (padding d, stride 1), computed as a plain 3x3 convolution with padding 1 on each
+    of the d x d sub-grids of pixels (i + d a, j + d b): the same function, with the same parameters, where the side
+    is a multiple of d. PyTorch's CPU kernel for dilated convolutions is many times slower than the plain one."""
+
+    def forward(self, x):
+        d = self.dilation[0]
+        n, c, h, w = x.shape
+        if d == 1 or h % d or w % d:
+            return super().forward(x)
+        sub = x.reshape(n, c, h // d, d, w // d, d).permute(0, 3, 5, 1, 2, 4).reshape(n * d * d, c, h // d, w // d)
+        y = nn.functional.conv2d(sub, self.weight, None, 1, 1)
+        return y.reshape(n, d, d, -1, h // d, w // d).permute(0, 3, 4, 1, 5, 2).reshape(n, -1, h, w)
+
+
+def _conv3(c_in: int, c_out: int, stride: int = 1, dilation: int = 1) -> nn.Conv2d:
+    """Paper 3, Sec. 2: kernel 3, one layer of zero padding, no biases (`dilation` d pads d: the size is kept)."""
+    if dilation > 1:
+        return AtrousConv2d(c_in, c_out, 3, stride=1, padding=dilation, dilation=dilation, bias=False)
+    return nn.Conv2d(c_in, c_out, 3, stride=stride, padding=dilation, dilation=dilation, bias=False)
+
+
+# Receptive field (issue 41). The text gives neither Fig 2a's nor Fig 5's layer counts. Read with kernel-3 layers only,
+# at 32x32 no output pixel of D, ND or D_{a,b} depends on the opposite corner's input, so none of them can represent the
+# point map the paper reports, and a 3x3 filter at stride 8 reads 9 of every 64 pixels. The fewest changes that make
+# every output pixel depend on every input pixel at 32x32, while every other layer keeps the paper's 3x3 kernel:
+#   * D's stride-8 layer has a 15x15 kernel with padding 7 (`kernel`): cell i reads pixels 8i-7 .. 8i+7, every pixel
+#     (kernel >= stride), and the same 15x15 field as a cell of D_{a,b} (three 3x3 convolutions of stride 2);
+#   * COARSE_LAYERS 3x3 convolutions on the downsampled grid (`coarse_layers`): at 32x32 the grid is 4x4, a 3x3
+#     convolution moves information one cell, so 3 are the fewest that carry every cell to every other (D had 1,
+#     D_{a,b} none: the 4 convolutions after the x8 upsampling reach 4 pixels, never past an 8x8 block);
+#   * ND, ND_{a,b} (`atrous`): "the same convolutional layer scheme ... with stride 1" (Sec. 3, 5) is read as the
+#     same layers evaluated at every pixel (the a-trous, undecimated form of D): a layer that D applies after a
+#     total stride t is dilated by t, so ND's field is D's and the two differ only by the downsampling, as Sec. 3
+#     says. With kernel-3 layers at stride 1 and no dilation ND would see 9 pixels around each output.
+# tests/test_paper3_field.py checks the dependence at 32x32 for D, ND, D_{a,b}, ND_{a,b}, NLD and NLND, and that the
+# earlier reading (the defaults below) fails it. The defaults keep that earlier reading so that the models cached
+# under it keep their cache keys (tests/test_cache_key.py); notebook 03 builds `recipes.paper3.D_FIELD` / `AB_FIELD`.
+COARSE_LAYERS = 3        # 32 / 8 - 1: the 4x4 grid's cells are at most 3 apart
 
 
 def network_d(downsample: bool = True, *, filters: int = 128,  # paper 3, Sec. 3: 128 filters
               stride: int = 8,  # paper 3, Sec. 3: stride 8 down, nearest x8 up (32x32 -> 4x4)
-              in_channels: int = 3, nonlinear: bool = False) -> nn.Sequential:
+              in_channels: int = 3, nonlinear: bool = False,
+              kernel: int = 3, coarse_layers: int = 1, atrous: bool = False) -> nn.Sequential:
     """Paper 3, Fig 2a: linear Network D (`downsample=True`) or Network ND.
 
     Every convolution has `filters` filters except the last (`in_channels`, "3 filters").
-    D: conv (stride `stride`) -> conv -> nearest upsampling x`stride` -> conv -> conv; ND is the
-    same four convolutions at stride 1 without upsampling. The layer count is read off the
-    figure, whose image the text does not include: four convolutions is our assumption.
+    D: conv `kernel`x`kernel` (stride `stride`, padding kernel // 2) -> `coarse_layers` 3x3 convs on the
+    downsampled grid -> nearest upsampling x`stride` -> conv -> conv. ND: the same convolutions at stride 1
+    without upsampling; with `atrous` the coarse-grid convs are dilated by `stride` (ND is D evaluated at every
+    pixel). The layer count is read off the figure, whose image the text does not include: it is our choice.
+    The defaults (kernel 3, one coarse conv, no dilation) are the earlier reading, whose output at 32x32 sees
+    only part of the image; notebook 03 builds `recipes.paper3.D_FIELD` (kernel 15, 3 coarse convs, a-trous ND:
+    every output pixel depends on every input pixel, see the comment above).
     """
     s = stride if downsample else 1
-    mods = [_conv3(in_channels, filters, s), _conv3(filters, filters)]
+    d = stride if (atrous and not downsample) else 1
+    first = nn.Conv2d(in_channels, filters, kernel, stride=s, padding=kernel // 2, bias=False)
+    mods = [first] + [_conv3(filters, filters, dilation=d) for _ in range(coarse_layers)]
     if downsample:
         mods.append(nn.Upsample(scale_factor=stride, mode="nearest"))
     mods += [_conv3(filters, filters), _conv3(filters, in_channels)]
@@ -46,20 +89,25 @@ def _leaky_after_convs(mods) -> nn.Sequential:
 
 def conv_autoencoder(a: int = 64, b: int = 192,  # paper 3, Sec. 5 / Fig 6: D_{64,192}
                      *, downsample: bool = True, nonlinear: bool = False, in_channels: int = 3,
-                     up_layers: int = 3) -> nn.Sequential:
+                     up_layers: int = 3, coarse_layers: int = 0, atrous: bool = False) -> nn.Sequential:
     """Paper 3, Fig 5: Network D_{a,b} (ND_{a,b} with `downsample=False`; NLD/NLND when `nonlinear`).
 
-    Three stride-2 convolutions with `b` filters (the downsampled representations), one nearest
-    upsampling x8, then `up_layers` convolutions with `a` filters and the output convolution
-    (`in_channels`). Fig 5's image is not in the text, so `up_layers` is our choice: with fewer than
-    ~4 convolutions after the x8 upsampling the output is constant inside each 8x8 block and the
-    net cannot fit an image (measured: MSE stuck at 1e-2), while the paper reaches ~1e-3.
-    ND_{a,b} has the same convolutions at stride 1 and no upsampling. `nonlinear` puts a LeakyReLU
-    after every convolution (Sec. 6). With `b < in_channels * 64` the downsampled code is smaller
-    than the image, so D_{a,b} cannot learn the identity (Sec. 5: b >= 3*8*8 = 192 on CIFAR).
+    Three stride-2 convolutions with `b` filters (the downsampled representations), `coarse_layers` 3x3
+    convolutions with `b` filters on the downsampled grid, one nearest upsampling x8, then `up_layers`
+    convolutions with `a` filters and the output convolution (`in_channels`). Fig 5's image is not in the
+    text, so `up_layers` and `coarse_layers` are our choice: with fewer than ~4 convolutions after the x8
+    upsampling the output is constant inside each 8x8 block and the net cannot fit an image (measured: MSE
+    stuck at 1e-2), while the paper reaches ~1e-3; without coarse convolutions no output pixel at 32x32 sees
+    beyond its own 15x15 neighbourhood (the comment above `COARSE_LAYERS`: notebook 03 builds 3,
+    `recipes.paper3.AB_FIELD`). ND_{a,b} has the same convolutions at stride 1 and no upsampling; with
+    `atrous` each is dilated by the stride D_{a,b} has applied before it (1, 2, 4, then 8 on the coarse grid).
+    `nonlinear` puts a LeakyReLU after every convolution (Sec. 6). With `b < in_channels * 64` the downsampled
+    code is smaller than the image, so D_{a,b} cannot learn the identity (Sec. 5: b >= 3*8*8 = 192 on CIFAR).
     """
     s = 2 if downsample else 1   # paper 3, Sec. 5: 3 convolutions of stride 2, then one x8 upsampling
-    mods = [_conv3(in_channels, b, s), _conv3(b, b, s), _conv3(b, b, s)]
+    dil = (lambda t: t) if (atrous and not downsample) else (lambda t: 1)
+    mods = [_conv3(in_channels, b, s, dil(1)), _conv3(b, b, s, dil(2)), _conv3(b, b, s, dil(4))]
+    mods += [_conv3(b, b, dilation=dil(8)) for _ in range(coarse_layers)]
     if downsample:
         mods.append(nn.Upsample(scale_factor=8, mode="nearest"))
     mods += [_conv3(b, a)] + [_conv3(a, a) for _ in range(up_layers - 1)] + [_conv3(a, in_channels)]

@@ -18,10 +18,11 @@ Operationalizations fixed before measuring (issue 14):
   U-Net of Fig 1 are trained for a number of iterations: the standard gate (MSE below 5 % of the
   zero prediction's). Fig 3's early stops (10, 100, 1000 iterations) are claims about nets that are
   deliberately not fitted: their gate is that each net was trained for its stated iterations.
-* **point map / identity.** "learns the point map": mean |corr(C(y), C(x_train))| over the test
-  inputs > 0.9 (the project's reading of "almost exclusively"), as in the notebook since its first
-  version; DS's Fig 4c uses 0.99 over 2000 N(0, 1) inputs (chosen with the first version, never moved).
-  Where the paper says "always" (Fig 7a's NLD, Fig 8) the worst input must pass, not the mean (issue 27).
+* **point map / identity.** "learns the point map" / "learned the identity": mean |corr(C(y), C(x_train))|
+  (or with the input) over the test inputs >= 0.8, the row `is` of the rule from words to tests
+  (claims/rules.py, docs/CLAIM_RULES.md; issue 42: it replaced the project's earlier 0.9, and DS's 0.99).
+  Where the paper says "always" (Fig 7a's NLD, Fig 8) the row `every`: at least 90 % of the inputs must be the
+  map (corr >= 0.8), per seed, not the worst input alone (issue 42). Every claim names its row (`rule=`).
 * **untrained baseline (issue 27).** Every point-map / identity score (and every rank ratio but App. C's) is also
   measured on the untrained net: same architecture, seed and initial weights, same inputs and measure
   (`<metric>.untrained`). The claim's threshold is `<metric>.bar`: the bar above, or the untrained score
@@ -49,6 +50,16 @@ SAME_DS = ("DS is the same network, 2x2 image, seeds and training (2000 Adam ste
            "quick's measurement is full's and paper's")
 
 
+ND_WHY = ("ND here is issue 41's ND: D's layers evaluated at every pixel (a-trous), so every output pixel sees every "
+          "input pixel as in D. It fits its image (final loss {fig2.ND.final_loss:.0e}) but does not learn the identity: "
+          "|corr| to its input {fig2.ND.abs_corr_to_input_all:.2f} (untrained {fig2.ND.abs_corr_to_input_all.untrained:.2f}), "
+          "while its outputs correlate {fig2.ND.point_map_corr:.2f} with its output on the training image: with the whole "
+          "image in view, the net without downsampling also leans towards a point map. The paper's ND (Fig 2a, not in "
+          "the text) may be a local kernel-3 stack, which the issue's requirement of a global field rules out.")
+ND_BASIS = {"paper": "expected not reproduced: quick measured it not reproduced on seeds 0-2 and 40-42 with issue 41's "
+                     "a-trous ND, the same layers the paper profile builds at 32x32 (the why)"}
+
+
 def sec5_fit(prefix: str) -> str:
     """The fit gate of a Sec. 5 / Sec. 6 net whose notebook logged `<prefix>.final_loss`."""
     return f"{prefix}.final_loss < {SEC5_MSE:g}"
@@ -60,13 +71,13 @@ CLAIMS: list[Claim] = [
           quote='Figure 4b shows that there exists an initialization such that the network learns the identity function.',
           statement="Appendix A's manual initialization makes Network DS the identity: A_X = I (4x4) to 1e-6. "
                     "True by construction (also tests/test_paper3.py)",
-          metric='fig4.identity_init.operator_err', op='<', threshold=1e-06,
+          rule='exact', metric='fig4.identity_init.operator_err', op='<', threshold=1e-06,
           expect={"quick": R, "paper": R, "smoke": R}, about="sanity"),
     Claim('p3.ds_identity_stays', 3, 'Fig 4b',
           quote='Figure 4b shows that there exists an initialization such that the network learns the identity function.',
           statement='Trained on one 2x2 image from the identity initialization, DS still computes the identity '
                     '(A_X = I to 1e-6): the loss is zero from the start, so is the gradient. True by construction',
-          metric='fig4.identity_trained.operator_err', op='<', threshold=1e-06,
+          rule='exact', metric='fig4.identity_trained.operator_err', op='<', threshold=1e-06,
           expect={"quick": R, "paper": R, "smoke": R}, about="sanity"),
     Claim('p3.ds_default_point_map', 3, 'Fig 4c',
           quote='In contrast, as shown in Figure 4c initializing Network DS with the default PyTorch uniform '
@@ -74,30 +85,27 @@ CLAIMS: list[Claim] = [
           statement="DS from PyTorch's default initialization, trained 2000 iterations on one 2x2 image, learns a "
                     "rank-1 operator: sigma_2 / sigma_1 of A_X < 0.05 (numerical rank 1) and 0.05 below the same "
                     "nets' untrained, seeds 0-2",
-          metric='fig4.default.sv2_over_sv1', op='<', threshold='fig4.default.sv2_over_sv1.bar',
+          rule='exact', metric='fig4.default.sv2_over_sv1', op='<', threshold='fig4.default.sv2_over_sv1.bar',
           expect={"quick": R, "paper": R}, fit=(fitted("fig4.default"),),
           basis={"paper": f"predicted: {SAME_DS}, and quick measured it reproduced"}),
     Claim('p3.ds_default_outputs_train', 3, 'Fig 4c',
           quote='In contrast, as shown in Figure 4c initializing Network DS with the default PyTorch uniform '
                 'distribution results in the point map.',
           statement="DS (default init) is a point map as a function (Sec. 2): its outputs on 2000 N(0,1) inputs are "
-                    "multiples of its output on the training image, mean |corr| > 0.99 and 0.05 above the same nets "
-                    "untrained, seeds 0-2",
-          metric='fig4.default.point_map_corr_mean_2000', op='>', threshold='fig4.default.point_map_corr_mean_2000.bar',
-          expect={"quick": NR, "paper": NR}, fit=(fitted("fig4.default"),),
-          basis={"paper": f"expected not reproduced: {SAME_DS} (on other draws of the 2000 N(0,1) inputs)"},
-          why="the learned operator is only approximately rank 1 (sigma_2 / sigma_1 {fig4.default.sv2_over_sv1:.3f} for "
-              "seeds 0-2), so inputs nearly orthogonal to the learned direction come out elsewhere: mean |corr| "
-              "{fig4.default.point_map_corr_mean_2000:.3f} (median {fig4.default.point_map_corr_median_2000:.3f}; "
-              "untrained {fig4.default.point_map_corr_mean_2000.untrained:.2f}). From the initialization the paper's "
-              "text describes, U(-a, a) with a = 1/sqrt(P), DS was a clean point map in a probe outside the notebook, "
-              "but that initialization broke Fig 3e-f and Fig 6b there, so the notebook keeps PyTorch's default. DS is "
-              "the same network and training at the paper profile, so it fails there too"),
+                    "multiples of its output on the training image, mean |corr| >= 0.8 (rule `is`) and 0.05 above "
+                    "the same nets untrained, seeds 0-2",
+          rule='is', metric='fig4.default.point_map_corr_mean_2000', op='>', threshold='fig4.default.point_map_corr_mean_2000.bar',
+          expect={"quick": R, "paper": R}, fit=(fitted("fig4.default"),),
+          basis={"paper": f"predicted: {SAME_DS}, and quick measured it reproduced on seeds 0-2 and 40-42"},
+          why="from the text's U(-a, a), a = 1/sqrt(P) (issue 41), DS's outputs on 2000 N(0,1) inputs correlate "
+              "{fig4.default.point_map_corr_mean_2000:.3f} on average with its output on the training image (untrained "
+              "{fig4.default.point_map_corr_mean_2000.untrained:.2f}); from PyTorch's actual default it stayed below the "
+              "earlier bar (issue 27's runs, git history)"),
     Claim('p3.ds_xavier_point_map', 3, 'Sec. 3',
           quote='We observed the same effects using the Xavier uniform initialization',
           statement='DS from Xavier-uniform initialization also learns a rank-1 operator: sigma_2 / sigma_1 < 0.05 '
                     "and 0.05 below the same nets' untrained, seeds 0-2",
-          metric='fig4.xavier_uniform.sv2_over_sv1', op='<', threshold='fig4.xavier_uniform.sv2_over_sv1.bar',
+          rule='exact', metric='fig4.xavier_uniform.sv2_over_sv1', op='<', threshold='fig4.xavier_uniform.sv2_over_sv1.bar',
           expect={"quick": NR, "paper": NR}, fit=(fitted("fig4.xavier_uniform"),),
           basis={"paper": f"expected not reproduced: {SAME_DS}"},
           why="DS from Xavier-uniform keeps a second singular value {fig4.xavier_uniform.sv2_over_sv1:.2f} of the first "
@@ -106,9 +114,10 @@ CLAIMS: list[Claim] = [
               "DS is the same at the paper profile, so it fails there too"),
     Claim('p3.ds_kaiming_not_point_map', 3, 'Sec. 3',
           quote='However, the results are not observed for linear networks when using Kaiming initialization',
-          statement='DS from Kaiming-uniform initialization does not learn the point map: sigma_2 / sigma_1 > 0.05 '
-                    '(numerical rank > 1), seeds 0-2',
-          metric='fig4.kaiming_uniform.sv2_over_sv1', op='>', threshold=RANK_RTOL,
+          statement='DS from Kaiming-uniform initialization does not learn the point map while from Xavier-uniform it '
+                    'does (the same sentence): Kaiming\'s sigma_2 / sigma_1 above Xavier\'s, paired by seed, seeds 0-2. '
+                    'Xavier is the control (issue 42): "sigma_2 / sigma_1 > 0.05" alone held for Xavier too',
+          rule='more', metric='fig4.kaiming_uniform.sv2_over_sv1', op='>', threshold='fig4.xavier_uniform.sv2_over_sv1',
           expect={"quick": R, "paper": R}, fit=(fitted("fig4.kaiming_uniform"),),
           basis={"paper": f"predicted: {SAME_DS}, and quick measured it reproduced"}),
 
@@ -119,28 +128,28 @@ CLAIMS: list[Claim] = [
           statement='DS trained on {e1}, {e1,e2}, {e1,e2,e3}, {e1..e4} and the dependent {e1,e2,e3,e1+e2}: '
                     'rank(A_X) <= min(dim span X, 4) for every set, i.e. the largest sigma_{k+1} / sigma_1 over '
                     'the sets < 0.05 (rank >= dim span X follows from the fit), seeds 0-2',
-          metric='propC.max_rank_excess', op='<', threshold=RANK_RTOL,
+          rule='exact', metric='propC.max_rank_excess', op='<', threshold=RANK_RTOL,
           expect={"quick": R, "paper": R}, fit=("propC.max_loss_ratio < 0.05",)),
     Claim('p3.propC_eigs_one', 3, 'Proposition / App. C',
           quote='After training, the resulting eigenvalues are 1, 1, 1, 1.',
           statement='The top dim-span-X eigenvalues of A_X are 1 (max |lambda - 1| < 0.01 over the five sets): '
                     'true for any net that fits its images',
-          metric='propC.max_top_eig_error', op='<', threshold=0.01,
+          rule='exact', metric='propC.max_top_eig_error', op='<', threshold=0.01,
           expect={"quick": R, "paper": R}, fit=("propC.max_loss_ratio < 0.05",), about="sanity"),
     Claim('p3.propC_eigvecs_in_span', 3, 'Conjecture / App. C',
           quote='where all eigenvalues are equal to 1 and the corresponding eigenvectors are linear',
           statement='The eigenvectors of the top dim-span-X eigenvalues lie in span X (relative residual < 0.05): '
                     'true for any net that fits its images and has no other eigenvalue of magnitude >= 1',
-          metric='propC.max_eigvec_resid', op='<', threshold=0.05,
+          rule='exact', metric='propC.max_eigvec_resid', op='<', threshold=0.05,
           expect={"quick": R, "paper": R}, fit=("propC.max_loss_ratio < 0.05",), about="sanity"),
 
     # ------------------------------------------------------------------ Fig 2-3: Network D vs ND
     Claim('p3.fig2_d_point_map', 3, 'Fig 2b',
           quote='Network D (with downsamling) learned the point map',
           statement="Network D trained 2000 iterations on one image: its outputs on new photos and a white square "
-                    "correlate with its output on the training image (mean |corr| > 0.9 and 0.05 above the same nets "
+                    "correlate with its output on the training image (mean |corr| >= 0.8 and 0.05 above the same nets "
                     "untrained), seeds 0-2 (quick: 16x16 images, 32 filters)",
-          metric='fig2.D.point_map_corr', op='>', threshold='fig2.D.point_map_corr.bar',
+          rule='is', metric='fig2.D.point_map_corr', op='>', threshold='fig2.D.point_map_corr.bar',
           expect={"quick": R, "paper": NR}, fit=(fitted("fig2.D"),),
           basis={"paper": f"expected not reproduced: in {AT_32} our D with the paper's 128 filters, trained as here, "
                           "was not a point map even on photos; full and paper run D at that size (SIZE, D_FILTERS)"},
@@ -152,33 +161,29 @@ CLAIMS: list[Claim] = [
           quote='We then applied the trained networks to test images consisting of both realistic images and random '
                 'images ... Network D (with downsamling) learned the point map',
           statement='Network D maps standard-normal noise to its output on the training image too '
-                    '(mean |corr| over 2 noise inputs > 0.9 and 0.05 above the same nets untrained), seeds 0-2',
-          metric='fig2.D.point_map_corr_noise', op='>', threshold='fig2.D.point_map_corr_noise.bar',
-          expect={"quick": NR, "paper": NR}, fit=(fitted("fig2.D"),),
-          basis={"paper": f"expected not reproduced: in {AT_32} our D with the paper's 128 filters was not a point map "
-                          "even on photos, and quick's fails on noise (the why); full and paper run D at that size"},
-          why="{fig2.D.point_map_corr_noise:.2f} (seeds 0-2) at 16x16 with 32 filters (untrained "
-              "{fig2.D.point_map_corr_noise.untrained:.2f}): the untrained part of the operator dominates on inputs "
-              "nearly orthogonal to the learned direction. In probes outside the notebook neither 128 filters nor the "
-              "text-described U(-1/sqrt(P), 1/sqrt(P)) initialization made it a point map on noise, and at 32x32 our "
-              "reading of Fig 2a was not a point map even on photos"),
+                    '(mean |corr| over 2 noise inputs >= 0.8 and 0.05 above the same nets untrained), seeds 0-2',
+          rule='is', metric='fig2.D.point_map_corr_noise', op='>', threshold='fig2.D.point_map_corr_noise.bar',
+          expect={"quick": R, "paper": R}, fit=(fitted("fig2.D"),),
+          basis={"paper": "predicted: quick measured it reproduced on seeds 0-2 and 40-42 with issue 41's layers (every "
+                          "output pixel sees every input pixel at 32x32 too) and the text's initialization; no run has "
+                          "measured D at 32x32 with these layers"},
+          why="D maps noise to its output on the training image: mean |corr| {fig2.D.point_map_corr_noise:.2f} (untrained "
+              "{fig2.D.point_map_corr_noise.untrained:.2f}); from PyTorch's actual default "
+              "{fig2.pytorch_init.D.point_map_corr_noise:.2f} (the paragraph 'Which initialization reproduces what')"),
     Claim('p3.fig2_nd_identity', 3, 'Fig 2c',
           quote='Network ND (no downsampling) learned the identity function up to sign.',
           statement='Network ND trained 2000 iterations on one image: |corr(output, input)| over new photos, square and '
-                    'noise > 0.9 and 0.05 above the same nets untrained, seeds 0-2',
-          metric='fig2.ND.abs_corr_to_input_all', op='>', threshold='fig2.ND.abs_corr_to_input_all.bar',
-          expect={"quick": NR, "paper": R}, fit=(fitted("fig2.ND"),),
-          why="after 2000 iterations ND's |corr| to its input is {fig2.ND.abs_corr_to_input_all:.3f} over photos, square "
-              "and noise (photos and square alone {fig2.ND.abs_corr_to_input:.3f}; untrained "
-              "{fig2.ND.abs_corr_to_input_all.untrained:.2f}) at 16x16 with 32 filters: close to the identity, short of "
-              "the bar on new photographs. On crops of its own training photo (the test photos before issue 27) it "
-              "passed"),
+                    'noise >= 0.8 and 0.05 above the same nets untrained, seeds 0-2',
+          rule='is', metric='fig2.ND.abs_corr_to_input_all', op='>', threshold='fig2.ND.abs_corr_to_input_all.bar',
+          expect={"quick": NR, "paper": NR}, basis=ND_BASIS, fit=(fitted("fig2.ND"),),
+          why=ND_WHY),
+
     Claim('p3.fig3_d_early', 3, 'Fig 3a-c',
           quote='regardless of when we stop training, even after only 10 iterations, Network D learns a point map',
           statement='D stopped after 10, 100, 1000 and 2000 iterations is a point map at every stop (min over stops '
-                    'of mean |corr| with its output on the training image, photos and square, > 0.9 and 0.05 above '
+                    'of mean |corr| with its output on the training image, photos and square, >= 0.8 and 0.05 above '
                     'the same nets untrained), seeds 0-2',
-          metric='fig3.D.min_point_map_corr', op='>', threshold='fig3.D.min_point_map_corr.bar',
+          rule='every', metric='fig3.D.min_point_map_corr', op='>', threshold='fig3.D.min_point_map_corr.bar',
           expect={"quick": R, "paper": NR}, fit=("fig3.D.stops_trained > 0.99", fitted("fig2.D")),
           basis={"paper": f"expected not reproduced: the minimum over the stops includes the last (2000 iterations, "
                           f"Fig 2's net), and in {AT_32} our D with the paper's 128 filters was not a point map on "
@@ -190,49 +195,28 @@ CLAIMS: list[Claim] = [
     Claim('p3.fig3_nd_early', 3, 'Fig 3d',
           quote='the non-downsampling network ND begins to learn a function similar to the identity even after '
                 'training on a single image for only 10 iterations.',
-          statement='ND after 10 iterations is close to the identity (mean |corr| to the input over photos and '
-                    'square > 0.9 and 0.05 above the same nets untrained), seeds 0-2',
-          metric='fig3.ND.it10_abs_corr_to_input', op='>', threshold='fig3.ND.it10_abs_corr_to_input.bar',
-          expect={"quick": NR, "paper": R}, fit=("fig3.ND.stops_trained > 0.99",),
-          why="{fig3.ND.it10_abs_corr_to_input:.2f} (seeds 0-2) with quick's 16x16 images and 32 filters; untrained, ND "
-              "scores {fig3.ND.it10_abs_corr_to_input.untrained:.2f} (at 32x32 with the paper's 128 filters it came "
-              "closer in a probe outside the notebook)"),
+          statement='ND after 10 iterations has begun to learn the identity (rule `begins`): its mean |corr| to the '
+                    'input over photos and square has moved at least 0.1 above the same nets untrained, seeds 0-2',
+          rule='begins', metric='fig3.ND.it10_gain', op='>=', threshold=0.1,
+          expect={"quick": NR, "paper": NR}, basis=ND_BASIS, fit=("fig3.ND.stops_trained > 0.99",),
+          why=ND_WHY + " After 10 iterations its |corr| to the input has moved {fig3.ND.it10_gain:.2f} from the untrained net's."),
+
     Claim('p3.fig3_nd_later', 3, 'Fig 3e-f',
           quote='regardless of when we stop training ... while Network ND learns a function visually similar to '
                 'the identity map.',
           statement='ND is close to the identity at every stop from 100 iterations on (min over 100, 1000, 2000 '
-                    'iterations of mean |corr| to the input, new photos and square, > 0.9 and 0.05 above the same nets '
+                    'iterations of mean |corr| to the input, new photos and square, >= 0.8 and 0.05 above the same nets '
                     'untrained), seeds 0-2',
-          metric='fig3.ND.min_abs_corr_to_input_from100', op='>', threshold='fig3.ND.min_abs_corr_to_input_from100.bar',
-          expect={"quick": NR, "paper": R}, fit=("fig3.ND.stops_trained > 0.99", fitted("fig2.ND")),
-          why="the worst stop is the first: after 100 iterations ND's |corr| to its input is "
-              "{fig3.ND.it100.abs_corr_to_input:.2f} (seeds 0-2; after 2000, {fig2.ND.abs_corr_to_input:.2f}; untrained "
-              "{fig3.ND.min_abs_corr_to_input_from100.untrained:.2f}) at 16x16 with 32 filters: on new photographs its "
-              "output still carries the training image (point-map corr {fig3.ND.it100.point_map_corr:.2f}). On crops of "
-              "its own training photo (the test photos before issue 27) it passed"),
+          rule='every', metric='fig3.ND.min_abs_corr_to_input_from100', op='>', threshold='fig3.ND.min_abs_corr_to_input_from100.bar',
+          expect={"quick": NR, "paper": NR}, basis=ND_BASIS, fit=("fig3.ND.stops_trained > 0.99", fitted("fig2.ND")),
+          why=ND_WHY + " The worst stop from 100 iterations on scores {fig3.ND.min_abs_corr_to_input_from100:.2f}."),
 
 ]
 
-# The full profile measured, in part (2026-11-25): `python -m memlib run --profile full --only 03 --device cpu` on the
-# 2-core CPU, beside other jobs (load 8-12), ran Prop. C, Fig 4 (DS) and Fig 2-3 (D vs ND, 32x32) in about 3 minutes,
-# then was stopped in Fig 6: D_{64,192} on one image as a band of 3 seeds trained at 1.2 steps/s towards 20,000 steps
-# (about 4 more hours there). The claims it reached; the others keep their predicted basis. claim -> (outcome, shown)
-MEASURED_FULL = {
-    "p3.ds_identity_init": (R, "the identity initialization is exact"),
-    "p3.ds_identity_stays": (R, "DS from the identity stays the identity"),
-    "p3.ds_default_point_map": (R, "sigma_2 / sigma_1 below 0.05 for every seed"),
-    "p3.ds_default_outputs_train": (NR, "the outputs correlate 0.95-0.98 with the training image, below 0.99"),
-    "p3.ds_xavier_point_map": (NR, "sigma_2 / sigma_1 0.11-0.21 from Xavier uniform, above 0.05"),
-    "p3.ds_kaiming_not_point_map": (R, "sigma_2 / sigma_1 0.47-0.65 from Kaiming, above 0.05"),
-    "p3.propC_rank_is_span": (R, "rank error within 0.05 for every seed"),
-    "p3.propC_eigs_one": (R, "eigenvalues 1 on the span to 1e-7"),
-    "p3.propC_eigvecs_in_span": (R, "eigenvectors in the span to 1e-7"),
-    "p3.fig2_d_point_map": (NR, "D at 32x32: mean |corr| 0.51-0.53 over photos and square, below 0.9"),
-    "p3.fig2_d_point_map_noise": (NR, "D at 32x32: 0.16-0.20 on noise, below 0.9"),
-    "p3.fig2_nd_identity": (R, "ND at 32x32 copies its inputs: corr 0.98"),
-    "p3.fig3_d_early": (NR, "D's worst early stop scores 0.51-0.53, below 0.9"),
-    "p3.fig3_nd_early": (NR, "ND's early stops score 0.68-0.78, below 0.9 (the ledger had predicted reproduced)"),
-    "p3.fig3_nd_later": (R, "ND's later stops score 0.96-0.97"),
-}
-CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", "the full profile on the 2-core CPU, 2026-11-25, partial (stopped "
-                                                     "in Fig 6 for time; on the embedded photos, no CIFAR-10 here)")
+# The full profile's own outcomes (claim -> (outcome, what the run showed)), filled from a full run of notebook 03
+# (benchmarks/gpu_summary.py writes measured-full.txt). The partial full run of 2026-11-25 (Prop. C, Fig 4, Fig 2-3 at
+# 32x32) measured the nets before issue 41 (kernel-3 layers whose outputs at 32x32 did not see the whole image,
+# PyTorch's actual default initialization, training to 1e-5): its outcomes do not describe these nets and were
+# withdrawn (git history keeps them).
+MEASURED_FULL: dict = {}
+CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", "the full profile")

@@ -11,7 +11,7 @@ CLAIMS: list[Claim] = [
           quote='the rank of the learned solution is approximately 1 (Figure 6a)',
           statement='D_{64,192} trained on one image (quick: 16x16) has rank(A_X) = 1 = min(dim span X, r_min): '
                     "sigma_2 / sigma_1 < 0.05 and 0.05 below the same D untrained's, seeds 0-2",
-          metric='fig6.D.k1.rank_excess', op='<', threshold='fig6.D.k1.rank_excess.bar',
+          rule='exact', metric='fig6.D.k1.rank_excess', op='<', threshold='fig6.D.k1.rank_excess.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k1"),),
           why="D_{64,192} on one 16x16 photo (Adam lr 1e-4, final loss {fig6.D.k1.final_loss:.0e}) has eigenvalue 1 with "
               "the image as eigenvector, but sigma_2 / sigma_1 = {fig6.D.k1.rank_excess:.2f} (seeds 0-2): numerical rank "
@@ -22,28 +22,29 @@ CLAIMS: list[Claim] = [
           quote='The learned solution is of rank approximately 2',
           statement='D_{64,192} trained on two images (quick: 16x16) has rank(A_X) = 2 = min(dim span X, r_min): '
                     "sigma_3 / sigma_1 < 0.05 and 0.05 below the same D untrained's, seeds 0-2",
-          metric='fig6.D.k2.rank_excess', op='<', threshold='fig6.D.k2.rank_excess.bar',
+          rule='exact', metric='fig6.D.k2.rank_excess', op='<', threshold='fig6.D.k2.rank_excess.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),),
           why="D_{64,192} on two 16x16 photos (final loss {fig6.D.k2.final_loss:.0e}): sigma_3 / sigma_1 = "
               "{fig6.D.k2.rank_excess:.2f} (seeds 0-2), numerical rank {fig6.D.k2.rank} at the notebook's cutoff (|lambda_3| = "
               "{fig6.D.k2.next_abs_eig:.2f}; untrained sigma_3 / sigma_1 {fig6.D.k2.rank_excess.untrained:.2f})"),
     Claim('p3.fig6_d_lower_rank_k1', 3, 'Fig 6a/c',
           quote='a non-downsampling network trained on the same data learns an operator with much higher rank',
-          statement="On one image D_{64,192}'s operator has a lower numerical rank than ND_{4,4}'s (paired by seed, "
-                    "seeds 0-2)",
-          metric='fig6.D.k1.rank', op='<', threshold='fig6.ND.k1.rank',
+          statement="On one image ND_{4,4}'s numerical rank is at least twice D_{64,192}'s (rule `much`, on the log "
+                    "scale) and above the same ratio of the two nets untrained (the control, issue 42: a difference "
+                    "the architectures already have is not learned), paired by seed, seeds 0-2",
+          rule='much', metric='fig6.k1.nd_over_d_rank', op='>=', threshold='fig6.k1.nd_over_d_rank.bar', scale='log',
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k1"), sec5_fit("fig6.ND.k1"))),
     Claim('p3.fig6_d_lower_rank_k2', 3, 'Fig 6b/d',
           quote='a non-downsampling network trained on the same data learns an operator with much higher rank',
-          statement="On two images D_{64,192}'s operator has a lower numerical rank than ND_{4,4}'s (paired by seed, "
-                    "seeds 0-2)",
-          metric='fig6.D.k2.rank', op='<', threshold='fig6.ND.k2.rank',
+          statement="On two images ND_{4,4}'s numerical rank is at least twice D_{64,192}'s (rule `much`, on the log "
+                    "scale) and above the same ratio of the two nets untrained, paired by seed, seeds 0-2",
+          rule='much', metric='fig6.k2.nd_over_d_rank', op='>=', threshold='fig6.k2.nd_over_d_rank.bar', scale='log',
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"), sec5_fit("fig6.ND.k2"))),
     Claim('p3.fig6_nd_near_full_rank', 3, 'Fig 6c/d',
           quote='learns an operator with much higher rank, closer to the full dimensionality of the data.',
           statement="ND_{4,4}'s numerical rank is closer to the full dimension c s^2 than to 0: min over k = 1, 2 of "
                     "rank / (c s^2) > 0.5, seeds 0-2",
-          metric='fig6.ND.min_rank_fraction', op='>', threshold=0.5,
+          rule='more', metric='fig6.ND.min_rank_fraction', op='>', threshold=0.5,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2")),
           why="ND_{4,4} at 16x16 (c s^2 = 768, r_min 768; Adam lr 1e-4 for 6000 steps, seeds 0-2, final loss "
               "{fig6.ND.k1.final_loss:.1e} / {fig6.ND.k2.final_loss:.1e}) has numerical rank {fig6.ND.k1.rank} / "
@@ -51,37 +52,37 @@ CLAIMS: list[Claim] = [
               "rank ({fig6.D.k1.rank} / {fig6.D.k2.rank}) but not closer to full than to 0"),
     Claim('p3.fig6_nd_rank_same_k', 3, 'Fig 6c/d',
           quote='results in a higher-rank solution, with rank and spectrum being independent of k.',
-          statement="ND_{4,4}'s numerical rank is the same on one and on two images: |rank_2 - rank_1| / rank_1 < 0.05, "
-                    "seeds 0-2",
-          metric='fig6.ND.rank_change', op='<', threshold=0.05,
+          statement="ND_{4,4}'s numerical rank is the same on one and on two images: |rank_2 - rank_1| / rank_1 < 0.1 "
+                    "(rule `near`: within 10 %), seeds 0-2",
+          rule='near', metric='fig6.ND.rank_change', op='<', threshold=0.1,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2")),
           why=("quick: ND_{4,4}'s relative change of rank between one and two images is {fig6.ND.rank_change:.3f}, seed "
-               "by seed, against 0.05: the band does not clear the bar with the two-standard-error margin")),
+               "by seed, against its bar: the band does not clear it with the two-standard-error margin")),
     Claim('p3.fig6_top_eig_one', 3, 'Fig 6a',
           quote='Network D64,192 stores the k images (up to a shift in the color channels) as eigenvectors with '
                 'eigenvalues close to 1',
-          statement='D_{64,192} on one image: the top eigenvalue of A_X is 1 (|lambda_1 - 1| < 0.05): true for a net '
-                    'that fits its image and has no eigenvalue of magnitude above 1',
-          metric='fig6.D.k1.top_eig_error', op='<', threshold=0.05,
+          statement='D_{64,192} on one image: the top eigenvalue of A_X is close to 1 (|lambda_1 - 1| < 0.1, rule '
+                    '`near`): true for a net that fits its image and has no eigenvalue of magnitude above 1',
+          rule='near', metric='fig6.D.k1.top_eig_error', op='<', threshold=0.1,
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k1"),), about="sanity"),
     Claim('p3.fig6_top_eigvec_is_image', 3, 'Fig 6a',
           quote='this network stores the training image as the real component of the top eigenvector',
           statement='D_{64,192} on one image: the real part of the top eigenvector is the image (|corr| > 0.9): '
-                    'true for a net that fits its image and has no other eigenvalue of magnitude >= 1',
-          metric='fig6.D.k1.top_eigvec_abs_corr', op='>', threshold=0.9,
+                    'true for a net that fits its image and has no other eigenvalue of magnitude >= 1 (|corr| >= 0.8, rule `is`)',
+          rule='is', metric='fig6.D.k1.top_eigvec_abs_corr', op='>=', threshold=0.8,
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k1"),), about="sanity"),
     Claim('p3.fig6_two_eigs_one', 3, 'Fig 6b',
           quote='Network D64,192 stores the k images (up to a shift in the color channels) as eigenvectors with '
                 'eigenvalues close to 1',
-          statement='D_{64,192} on two images: the top two eigenvalues are 1 (max |lambda - 1| < 0.05): true for a '
+          statement='D_{64,192} on two images: the top two eigenvalues are close to 1 (max |lambda - 1| < 0.1, rule `near`): true for a '
                     'net that fits its images and has no eigenvalue of magnitude above 1',
-          metric='fig6.D.k2.top_eig_error', op='<', threshold=0.05,
+          rule='near', metric='fig6.D.k2.top_eig_error', op='<', threshold=0.1,
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity"),
     Claim('p3.fig6_two_eigvecs_in_span', 3, 'Fig 6b',
           quote='the top two eigenvectors are linear combinations of the plane and the car',
-          statement='D_{64,192} on two images: the top two eigenvectors lie in span X (relative residual < 0.1): '
+          statement='D_{64,192} on two images: the top two eigenvectors lie in span X (relative residual < 1e-3, rule `exact`): '
                     'true for a net that fits its images and has no other eigenvalue of magnitude >= 1; seeds 0-2',
-          metric='fig6.D.k2.eigvec_resid', op='<', threshold=0.1,
+          rule='exact', metric='fig6.D.k2.eigvec_resid', op='<', threshold=1e-3,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity",
           why="D_{64,192} on two 16x16 photos (seeds 0-2): the top two eigenvectors' relative residual from span X is "
               "{fig6.D.k2.eigvec_resid:.3f}; the band fails wherever it holds a seed whose operator has further "
@@ -96,7 +97,7 @@ CLAIMS: list[Claim] = [
                     "a complex-conjugate pair, lambda_2 = conj(lambda_1) with an imaginary part above 1e-4 of "
                     "|lambda_1| (linalg.conjugate_pair_scores: two real eigenvalues, however close, are no pair), "
                     "for every seed, seeds 0-2",
-          metric='fig6.D.k2.top2_conjugate', op='>', threshold=0.5,
+          rule='exact', metric='fig6.D.k2.top2_conjugate', op='>', threshold=0.5,
           expect={"quick": NR, "paper": NR}, fit=(sec5_fit("fig6.D.k2"),),
           basis={"paper": "expected not reproduced: at quick the top two eigenvalues are real for every seed (the why), "
                           "and the paper profile trains the same D_{64,192} by the same rule (Adam lr 1e-4 until the loss "
@@ -115,7 +116,7 @@ CLAIMS: list[Claim] = [
           statement='D_{a,b} trained on one image per class (quick: D_{16,48}, 9 photos at 16x16; paper: D_{64,128}, '
                     '10 CIFAR-10 images): rank(A_X) = min(dim span X, r_min), i.e. sigma_{m+1} / sigma_1 < 0.05 and '
                     "0.05 below the same D untrained's, seeds 0-2",
-          metric='appD.rank_excess', op='<', threshold='appD.rank_excess.bar',
+          rule='exact', metric='appD.rank_excess', op='<', threshold='appD.rank_excess.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
           why="D_{16,48} on 9 photos at 16x16 (seeds 0-2, final loss {appD.final_loss:.0e}, r_min 192): sigma_{m+1} / sigma_1 = "
               "{appD.rank_excess:.2f} (untrained {appD.rank_excess.untrained:.2f}), numerical rank {appD.rank} against dim "
@@ -127,7 +128,7 @@ CLAIMS: list[Claim] = [
           statement="D_{a,b} on one image per class: as many eigenvalues of magnitude close to 1 as training images "
                     "(|count - dim span X| < 0.5), 'close to 1' being | |lambda| - 1 | < 0.15: the window that holds "
                     "the paper's own ten (1.04 down to 0.89, App. D's list; tests/test_faithful_p2p3.py feeds it), seeds 0-2",
-          metric='appD.near1_error', op='<', threshold=0.5,
+          rule='exact', metric='appD.near1_error', op='<', threshold=0.5,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
           why="{appD.near1} eigenvalues lie within the window of magnitude 1 for {appD.dim_span} images, and the top "
               "eigenvalues lie outside span X (D_{16,48} at 16x16, seeds 0-2, final loss {appD.final_loss:.0e})"),
@@ -137,9 +138,9 @@ CLAIMS: list[Claim] = [
           statement="Not run in any profile: D_{64,192} trained on thousands of CIFAR-10 images of one class (2000 "
                     "dogs, 5000 dogs, 5000 planes), its operator truncated to the top r singular values (r read off "
                     "the spectrum: 500, 900, 750), keeps the training MSE after min-max scaling (ratio to the full "
-                    "operator's < 1.01). The notebook's one-image-per-class set is another experiment: its truncation "
+                    "operator's < 1.1, rule `near`: within 10 %). The notebook's one-image-per-class set is another experiment: its truncation "
                     "ratio (appD.mse_ratio) is logged for information, not tested against this sentence",
-          metric='appD.one_class.mse_ratio', op='<', threshold=1.01,
+          rule='near', metric='appD.one_class.mse_ratio', op='<', threshold=1.1,
           expect={"quick": NOT_RUN, "paper": NOT_RUN}, fit=(sec5_fit("appD.one_class"),),
           basis={"quick": "not run: no profile trains D_{64,192} on thousands of CIFAR-10 images of one class",
                  "paper": "not run: no profile trains D_{64,192} on thousands of CIFAR-10 images of one class"},
@@ -148,10 +149,10 @@ CLAIMS: list[Claim] = [
     # ------------------------------------------------------------------ Fig 7, 8, 11: nonlinear nets
     Claim('p3.fig7_nld_point_map', 3, 'Fig 7a',
           quote='for artifical, random noise, and real image inputs NLD128,128 always outputs the training example',
-          statement="NLD maps new photos, a white square and noise to the training image, \"always\": the worst "
-                    "input's corr with the training image > 0.9 and 0.05 above the same net untrained's worst, seeds 0-2 "
-                    "(quick: NLD_{16,48} at 16x16)",
-          metric='fig7.NLD.min_corr_to_train', op='>', threshold='fig7.NLD.min_corr_to_train.bar',
+          statement="NLD maps new photos, a white square and noise to the training image, \"always\" (rule `every`): "
+                    "at least 90 % of the inputs' outputs are the image (corr >= 0.8, rule `is`), and more than of the "
+                    "same net untrained (its share + 0.05), seeds 0-2 (quick: NLD_{16,48} at 16x16)",
+          rule='every', metric='fig7.NLD.frac_is_train', op='>=', threshold='fig7.NLD.frac_is_train.bar',
           expect={"quick": NR, "paper": NR}, fit=(sec5_fit("fig7.NLD"),),
           basis={"paper": f"expected not reproduced: in {AT_32} the paper's NLD_{{128,128}} (Adam 1e-4, the full and "
                           "paper profiles' net, trained 1500-5000 steps) was far from a point map on average, let alone "
@@ -168,15 +169,15 @@ CLAIMS: list[Claim] = [
           quote="while NLND128,128's output is more simliar to the identity function.",
           statement="NLND's outputs correlate more with the inputs than with the training image (mean corr), paired by "
                     "seed, seeds 0-2",
-          metric='fig7.NLND.corr_to_input', op='>', threshold='fig7.NLND.corr_to_train',
+          rule='more', metric='fig7.NLND.corr_to_input', op='>', threshold='fig7.NLND.corr_to_train',
           expect={"quick": R, "paper": R}, fit=(sec5_fit("fig7.NLND"),)),
     Claim('p3.fig8_outputs_are_train_images', 3, 'Fig 8',
           quote='when fed in a new image from CIFAR10, Gaussian noise or artificial white squares, the output was '
                 'always one of the training images.',
           statement='NLD trained on one image per class maps new photos, squares and noise to one of the training '
-                    'images, "always": over the 14 inputs, the smallest best corr with a training image > 0.9 and 0.05 '
-                    "above the same net untrained's, seeds 0-2",
-          metric='fig8.min_nearest_train_corr', op='>', threshold='fig8.min_nearest_train_corr.bar',
+                    'images, "always" (rule `every`): at least 90 % of the 14 inputs have an output whose best corr with '
+                    "a training image is >= 0.8, and more than of the same net untrained (its share + 0.05), seeds 0-2",
+          rule='every', metric='fig8.frac_is_a_train_image', op='>=', threshold='fig8.frac_is_a_train_image.bar',
           expect={"quick": NR, "paper": NR}, fit=(sec5_fit("fig8"),),
           basis={"paper": f"expected not reproduced: full and paper train NLD_{{128,128}} at 32x32, which in {AT_32} was "
                           "not a point map for one training image (p3.fig7_nld_point_map); with 10 images, and 'always' "
@@ -188,9 +189,9 @@ CLAIMS: list[Claim] = [
     Claim('p3.fig11_inits_point_map', 3, 'Fig 11 / App. E',
           quote='Note that NLD128,128 learns the point map under any of Xavier/Kaiming uniform/normal initializations.',
           statement='NLD learns the point map under Xavier and Kaiming uniform/normal initializations (min over the '
-                    'four of mean corr to the training image > 0.9, and 0.05 above the best of the four nets untrained), '
+                    'four of mean corr to the training image >= 0.8 (rules `every` over the four, `is` for each), and 0.05 above the best of the four nets untrained), '
                     'seed by seed, seeds 0-2',
-          metric='fig11.min_corr_to_train', op='>', threshold='fig11.min_corr_to_train.bar',
+          rule='every', metric='fig11.min_corr_to_train', op='>', threshold='fig11.min_corr_to_train.bar',
           expect={"quick": NR, "paper": NR},
           basis={"paper": f"expected not reproduced: the claim needs NLD_{{128,128}} to be a point map under all four "
                           f"initializations; in {AT_32} it was not one from PyTorch's default, and at quick none of the "
@@ -209,9 +210,9 @@ CLAIMS: list[Claim] = [
           quote='When fed random sized white squares, a standard Gaussian, or new images from CIFAR10 the model '
                 'outputs the training image.',
           statement='A U-Net (no skip connections) trained 2000 iterations on one image gives for new photos, a white '
-                    'square and noise outputs that correlate with its output on the training image (mean > 0.9 and '
+                    'square and noise outputs that correlate with its output on the training image (mean >= 0.8 and '
                     '0.05 above the same U-Net untrained), seeds 0-2',
-          metric='fig1.unet.point_map_corr', op='>', threshold='fig1.unet.point_map_corr.bar',
+          rule='is', metric='fig1.unet.point_map_corr', op='>', threshold='fig1.unet.point_map_corr.bar',
           expect={"quick": NR, "paper": R}, fit=(fitted("fig1.unet"),),
           why="quick (3 levels of 32 channels at 16x16, 2000 Adam steps): mean corr {fig1.unet.point_map_corr:.2f} for "
               "seeds 0-2 (worst input {fig1.unet.point_map_corr_min:.2f}; untrained {fig1.unet.point_map_corr.untrained:.2f}): "
