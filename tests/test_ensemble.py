@@ -136,8 +136,9 @@ def test_what_grouped_forward_accepts():
 
 def test_channels_last_weights_are_views_that_change_no_bit_of_training(monkeypatch):
     """On a CPU a band's stacked convolution weights are stored channels-last, so that grouped_forward's
-    (M * C_out, C_in, k, k) view of them needs no copy; the trained weights and losses must be exactly
-    those of the plain layout (same values, same kernels), with clipping, momentum and until_loss."""
+    (M * C_out, C_in, k, k) view of them needs no copy; the trained weights and losses must be those of the plain
+    layout (same values, same kernels; bit for bit where oneDNN sums both layouts alike), with clipping, momentum and
+    until_loss."""
     w = torch.randn(3, 4, 5, 3, 3)
     cl = ensemble.channels_last_weight(w)
     assert torch.equal(cl, w) and not cl.is_contiguous()
@@ -158,8 +159,14 @@ def test_channels_last_weights_are_views_that_change_no_bit_of_training(monkeypa
                          progress=False, strategy="batched")
         trained[layout] = [torch.cat([p.detach().flatten() for p in m.parameters()]) for m in nets], hists
     (w_cl, h_cl), (w_plain, h_plain) = trained["channels_last"], trained["plain"]
-    assert all(torch.equal(a, b) for a, b in zip(w_cl, w_plain))
-    assert [h.loss for h in h_cl] == [h.loss for h in h_plain]
+    # Bit for bit on session 15's Xeon (AVX-512, and AVX2 pinned at one thread); on an AMD EPYC with AVX2 (session 16)
+    # oneDNN's channels-last kernels sum in another order and the last bits differ: the same values to float32's
+    # rounding, carried through 30 steps. The arithmetic a model cache records is the machine's (provenance.json).
+    for a, b in zip(w_cl, w_plain):
+        torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+    for a, b in zip(h_cl, h_plain):
+        assert a.steps == b.steps
+        torch.testing.assert_close(torch.tensor(a.loss), torch.tensor(b.loss), rtol=1e-5, atol=1e-7)
 
 
 @pytest.mark.device
