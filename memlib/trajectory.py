@@ -16,7 +16,7 @@ import numpy as np
 import torch
 
 from .history import History
-from .metrics import identity_constant_scores
+from .metrics import band_summary, identity_constant_scores
 
 
 def log_steps(steps: int, per_decade: int = 3, first: int = 10) -> list[int]:
@@ -68,7 +68,6 @@ def still_moving(steps, values, *, towards: float = 1.0, tolerance: float = 0.05
 def heatmap_rows(trajectories: dict) -> tuple[list, list[int]]:
     """Seed-band trajectories by row label (e.g. depth -> `band_trajectory`) as the rows of `plot.band_heatmaps`:
     ([[a `metrics.band_summary` dict per step] per row], the steps every row kept)."""
-    from .metrics import band_summary
     steps = sorted(set.intersection(*(set(t["steps"]) for t in trajectories.values())))
     rows = []
     for t in trajectories.values():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 
 from ..runtime import pick
+from ..trajectory import log_steps
 
 # paper 1, App. B: MSE loss, SGD lr 0.01, momentum 0.9, the rate x0.2 at 30 / 60 / 80 % of 2,000,000 steps,
 # no gradient clipping. At smoke / quick / full the gradient norm is clipped at 1: the paper's SGD diverges at
@@ -64,7 +65,6 @@ def depth_fit(profile: str, x: torch.Tensor | None = None) -> dict:
     """The depth sweep's `fit_cached` keywords at `profile`: DEPTH_FIT's optimizer, DEPTH_INIT's initialization
     (`init`), and the steps at which the weights are kept (`weights_at`, log-spaced over DEPTH_STEPS). No `until_loss`:
     the nets train for the whole budget (App. B). `x` is accepted for the callers that passed the training image."""
-    from ..trajectory import log_steps
     steps = pick(profile, **DEPTH_STEPS)
     return {**pick(profile, **DEPTH_FIT), "init": pick(profile, **DEPTH_INIT),
             "weights_at": log_steps(steps, per_decade=pick(profile, **TRAJECTORY_PER_DECADE))}
