@@ -211,7 +211,10 @@ def test_downsampling_d2_equal_channels_stay_equal_unless_jittered():
         assert torch.allclose(w0, torch.full_like(w0, 1.8e-3), rtol=0.1, atol=0)   # within 10 % of the paper's value
         fit(net, x, steps=20, lr=1e-3, optimizer="adam", progress=False)
         w = net[1].weight.detach()                                   # (c_out, c_in, 3, 3) of a 4x4 layer
-        assert torch.equal(w[0], w[1]) == equal and torch.equal(w[:, 0], w[:, 2]) == equal
+        gap = max((w[0] - w[1]).abs().max().item(), (w[:, 0] - w[:, 2]).abs().max().item())
+        # equal to float32's rounding (bit for bit on the Xeon; on an AMD EPYC with AVX2 the kernels sum the channels
+        # in another order, session 16), against the jitter's gap, orders of magnitude larger
+        assert (gap < 1e-7) == equal and (gap > 1e-6) == (not equal), gap
 
 
 def test_linear_conv_ae_constant_init_value():
