@@ -135,6 +135,67 @@ def test_run_all_sh_resolves_relative_paths_against_the_callers_folder(tmp_path,
     assert line == want.format(here=here) + f" cache={here / 'mycache'}", line
 
 
+# ---- 5. the kernel's noise after Ctrl-C -------------------------------------------------------------------------
+
+KERNEL_NOISE = r"""
+import sys
+from pathlib import Path
+import nbformat
+from memlib.cli import common, main, notebooks
+params = nbformat.v4.new_code_cell("\n".join(f"{k} = None" for k in (   # what `run` passes
+    "profile", "device", "seed", "results_dir", "data_root", "run_dir", "cache_dir", "plan_dir", "max_steps",
+    "headless")))
+params.metadata["tags"] = ["parameters"]
+cell = nbformat.v4.new_code_cell(
+    'import os, signal, time\n'
+    'os.write(2, b"kernel: a line before the stop\\n")\n'
+    'time.sleep(2)\n'
+    'os.kill(os.getppid(), signal.SIGINT)\n'              # the run is stopped (a Ctrl-C) while the cell runs
+    'time.sleep(1)\n'
+    'os.write(2, b"Traceback (most recent call last):\\nzmq.error.ZMQError: Socket operation on non-socket\\n")\n'
+    'time.sleep(60)\n')
+nb = nbformat.v4.new_notebook(cells=[params, cell])
+nb.metadata["kernelspec"] = {"name": "memlib", "display_name": "Python (memlib)", "language": "python"}
+Path("nb").mkdir()
+nbformat.write(nb, "nb/04_rho_dynamics.ipynb")                # `run` executes this notebook in place of 04
+common.NOTEBOOK_DIR = notebooks.NOTEBOOK_DIR = Path("nb").resolve()
+sys.exit(main.main(["run", "--profile", "smoke", "--only", "04", "--device", "cpu", "--results-dir", "res"]))
+"""
+
+
+def test_a_kernels_noise_after_ctrl_c_never_reaches_the_terminal(tmp_path):
+    """Ctrl-C while a kernel starts or runs a cell: what the kernel then prints on its stderr (ipykernel's account
+    of its shutdown, a ZMQError traceback) and asyncio's account of papermill's pending tasks never reach the
+    terminal; the run's own line does, and what the kernel printed before the stop."""
+    out = subprocess.run([sys.executable, "-c", KERNEL_NOISE], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=400)
+    err = out.stderr
+    assert out.returncode == 130 and "interrupted (Ctrl-C); marked as failed" in out.stdout, out.stdout + err
+    assert "kernel: a line before the stop" in err, err[-3000:]
+    for noise in ("ZMQError", "Traceback", "Task was destroyed", "was never awaited"):
+        assert noise not in err, err[-3000:]
+
+
+def test_the_relay_drops_what_comes_after_a_stop(monkeypatch):
+    import io
+    import threading
+    import time
+    from memlib.cli import kernels, signals
+    monkeypatch.setattr(signals, "_stopped_at", None)
+    r, w = os.pipe()
+    out = io.StringIO()
+    relay = threading.Thread(target=kernels._relay, args=(r, time.monotonic(), out))
+    relay.start()
+    os.write(w, b"a warning before\n")
+    time.sleep(0.3)
+    signals._stopping(2)                                   # a Ctrl-C stops the run
+    os.write(w, b"Traceback (most recent call last):\nzmq.error.ZMQError: Socket operation on non-socket\n")
+    os.close(w)
+    relay.join(5)
+    assert out.getvalue() == "a warning before\n"
+    assert not signals.stopped_since(time.monotonic() + 1)  # a stop before a kernel started is not that kernel's
+
+
 # ---- 6. a run killed with SIGKILL ------------------------------------------------------------------------------
 
 def _dead_pid() -> int:

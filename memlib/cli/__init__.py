@@ -6,6 +6,7 @@ notebooks   `run`: the kernelspec, papermill into a staging folder, the folder s
 planning    the notebooks executed in planning mode (their trainings written down as jobs)
 ray_engine  `run --engine ray`: the rounds of plan -> train on Ray
 signals     Ctrl-C, SIGTERM and SIGHUP as KeyboardInterrupt; signals deferred during a swap
+kernels     the kernels' stderr relayed, and dropped once a signal stopped the run (no kernel noise after Ctrl-C)
 report      the report's headline and regressions printed; the --against baseline checked
 commands    check, plan, envelope, bench, data fetch
 serve       the teaching tour in Voila

@@ -22,6 +22,7 @@ from ..fileio import atomic_write_text, dead_run_folders, remove_dead_run_folder
 from ..runtime import MemlibError
 from ..paths import workdir
 from ..store import Cache
+from . import kernels
 from .common import NOTEBOOK_DIR, cache_writable, notebook_parameters, notebooks, resolve_names, writable
 from .ray_engine import train_on_ray
 from .report import check_baseline, print_report, read_metrics, summary, untrained_audit
@@ -91,6 +92,7 @@ def run(args) -> int:
     interrupt_on_signals()        # from here on: SIGTERM while papermill and the kernel start is "interrupted" too
     import papermill as pm   # papermill (and the Jupyter stack under it) loads only for the commands that run notebooks
     kernel = ensure_kernel()
+    kernel_manager = kernels.manager_class()   # each kernel's stderr relayed, dropped after a Ctrl-C or a SIGTERM
     activate(RunContext(headless=True))   # this process's progress bars (Ray's jobs) as the kernels': plain text
     if args.profile in ("full", "paper"):
         line = _plan.recorded_estimate(args.profile, names)
@@ -121,7 +123,8 @@ def run(args) -> int:
             try:
                 pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
                                     parameters=params, kernel_name=kernel, cwd=str(workdir()),
-                                    execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty())
+                                    execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty(),
+                                    kernel_manager_class=kernel_manager)   # its stderr quiet once stopped
                 if not (stage / "provenance.json").exists():
                     reason = "the notebook ended without run.finish() (no provenance.json)"
             except pm.PapermillExecutionError as e:
@@ -133,6 +136,7 @@ def run(args) -> int:
             swap_in(stage, final, reason)
         except KeyboardInterrupt as e:     # Ctrl-C, SIGTERM or SIGHUP (kill, timeout, a batch scheduler)
             how = signal_name(e)
+            kernels.quiet_after_stop()
             try:                           # further signals are noted, not raised, until this is done
                 if stage.exists():         # (else it came as the finished notebook was swapped in: that stays)
                     swap_in(stage, final, f"interrupted ({how})")

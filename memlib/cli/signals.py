@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 
 
 class Terminated(KeyboardInterrupt):
@@ -17,6 +18,7 @@ class Terminated(KeyboardInterrupt):
 
 
 _deferred: list | None = None     # not None: signals are noted here, not raised (a swap, or a stop under way)
+_stopped_at: float | None = None  # time.monotonic() when a signal last stopped a run (cli.kernels reads it)
 
 
 def _interruption(signum: int) -> KeyboardInterrupt:
@@ -38,7 +40,18 @@ def _raise_keyboard_interrupt(signum, frame):
         _deferred.append(signum)
         return
     _deferred = []     # a stop is under way: `timeout` sends SIGTERM to the run and again to its process group,
-    raise _interruption(signum)    # and the second must not cut the clean-up short (signals_resume ends this)
+    raise _stopping(signum)        # and the second must not cut the clean-up short (signals_resume ends this)
+
+
+def stopped_since(t: float) -> bool:
+    """Whether a signal has stopped a run since `t` (time.monotonic()): what a kernel says after that is noise."""
+    return _stopped_at is not None and _stopped_at >= t
+
+
+def _stopping(signum: int) -> KeyboardInterrupt:
+    global _stopped_at
+    _stopped_at = time.monotonic()
+    return _interruption(signum)
 
 
 def signals_resume() -> None:
@@ -76,4 +89,4 @@ def signals_deferred():
         pending, _deferred = _deferred, None
     if pending:
         _deferred = []                      # a stop under way, as in the handler
-        raise _interruption(pending[0])
+        raise _stopping(pending[0])

@@ -1,0 +1,64 @@
+"""The kernels' stderr during `run`: relayed to this process's stderr line by line, and dropped once a signal has
+stopped the run. A kernel stopped while it starts or runs a cell tells its own story of the stop on its stderr (a
+kernel cut off while it started: ipykernel's "Parent appears to have exited, shutting down.", and in some tries a
+20-line `zmq.error.ZMQError: Socket operation on non-socket` traceback from a socket closed under one of its
+threads), which buried the run's one line "interrupted (Ctrl-C); marked as failed". After this process exits, what
+a kernel still writes goes into a pipe nobody reads, never to the terminal."""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+import time
+import warnings
+
+from .signals import stopped_since
+
+
+def _relay(fd: int, started: float, out=None) -> None:
+    """Copy the kernel's stderr (read end `fd`) to `out` (default: sys.stderr at each line) line by line until it
+    closes; a line that comes after a signal stopped the run is dropped."""
+    with os.fdopen(fd, "rb") as pipe:
+        for line in pipe:
+            if stopped_since(started):
+                continue
+            dest = out or sys.stderr
+            try:
+                dest.write(line.decode(errors="replace"))
+                dest.flush()
+            except (OSError, ValueError):      # our own stderr closed: nothing to tell
+                pass
+
+
+def relay_stderr() -> int:
+    """A pipe whose read end a daemon thread relays (`_relay`); returns the write end, for the kernel's stderr
+    (the caller closes its copy once the kernel holds it)."""
+    r, w = os.pipe()
+    threading.Thread(target=_relay, args=(r, time.monotonic()), daemon=True, name="kernel-stderr").start()
+    return w
+
+
+def manager_class():
+    """jupyter_client's AsyncKernelManager (nbclient's default), launching each kernel with its stderr relayed
+    (`relay_stderr`); passed to papermill as `kernel_manager_class`."""
+    from jupyter_client import AsyncKernelManager    # the Jupyter stack: only for the commands that start a kernel
+
+    class RelayedStderr(AsyncKernelManager):
+        async def _async_launch_kernel(self, kernel_cmd, **kw):
+            if kw.get("stderr") is not None:
+                return await super()._async_launch_kernel(kernel_cmd, **kw)
+            w = relay_stderr()
+            try:
+                return await super()._async_launch_kernel(kernel_cmd, **{**kw, "stderr": w})
+            finally:
+                os.close(w)                      # the kernel holds its own copy: its exit ends the relay
+
+    return RelayedStderr
+
+
+def quiet_after_stop() -> None:
+    """After a stop, asyncio's account of the tasks papermill's event loop left pending ("Task was destroyed but it
+    is pending!", "coroutine ... was never awaited", printed as this process exits) is noise too."""
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    warnings.filterwarnings("ignore", message=r"coroutine .* was never awaited", category=RuntimeWarning)
