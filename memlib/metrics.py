@@ -279,6 +279,23 @@ def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float 
                 rank_excess=linalg.singular_ratio(A, min(k, r_min)))
 
 
+def conjecture_band(band, x: torch.Tensor, **conjecture_kw) -> list[dict]:
+    """Paper 3, Fig 6 / App. C: `conjecture_row` for each (model, history) of a seed band trained on `x` (k images),
+    with Fig 6's readings added: `loss` (the final loss), `top_eig_error`, `eigvec_resid`, `next_abs_eig`
+    (|lambda_{k+1}|), `top2_*` (Fig 6b: are the top two eigenvalues a conjugate pair, `linalg.conjugate_pair_scores`)
+    and, for one image, `top_eigvec_abs_corr` (|corr| of the top eigenvector with the image). One dict per seed."""
+    k, rows = len(x), []
+    for model, hist in band:
+        r = conjecture_row(model, x, **conjecture_kw)
+        r.update(loss=hist.final_loss, top_eig_error=r["top_err"], eigvec_resid=r["resid"],
+                 next_abs_eig=r["vals"][k].abs().item(),
+                 **{f"top2_{key}": v for key, v in linalg.conjugate_pair_scores(r["vals"]).items()})
+        if k == 1:
+            r["top_eigvec_abs_corr"] = correlation(r["imgs"][:1].real.float(), x[:1]).abs().item()
+        rows.append(r)
+    return rows
+
+
 # ---------------------------------------------------------------- paper 4: rho dynamics
 
 

@@ -56,3 +56,30 @@ def _device_seed_and_isolated_cache(tmp_path, monkeypatch, suite_device):
     context.activate(context.RunContext())
     if "matplotlib.pyplot" in sys.modules:     # figures a test drew and dropped: never "more than 20 open"
         sys.modules["matplotlib.pyplot"].close("all")
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """`full_disk(written=n)`: from now on every file opened through os.fdopen (fileio's atomic writes) takes the
+    first `n` characters of a write and then raises ENOSPC, as a full disk does (the error names no file)."""
+    import errno
+    import os
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, f, written):
+            self.f, self.written = f, written
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            self.f.write(data[:self.written])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fill(written: int = 0):
+        monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode), written))
+    return fill

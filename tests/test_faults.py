@@ -68,25 +68,10 @@ def test_check_on_an_empty_results_folder_fails(tmp_path, capsys):
     assert "no run found in" in capsys.readouterr().err
 
 
-def test_a_full_disk_keeps_the_old_file_and_leaves_no_stray_one(tmp_path, monkeypatch):
+def test_a_full_disk_keeps_the_old_file_and_leaves_no_stray_one(tmp_path, monkeypatch, full_disk):
     target = tmp_path / "report.json"
     target.write_text("old")
-    real_fdopen = os.fdopen
-
-    class Full:
-        def __init__(self, f):
-            self.f = f
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.f.close()
-
-        def write(self, data):
-            self.f.write(data[:10])
-            raise OSError(28, "No space left on device")
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    full_disk(written=10)
     with pytest.raises(OSError, match="No space"):
         fileio.atomic_write_text(target, "new " * 1000)
     monkeypatch.undo()

@@ -286,24 +286,10 @@ def test_check_on_a_read_only_folder_names_report_json_not_its_temporary(tmp_pat
     assert ".tmp" not in err and "free some space" not in err and text in err
 
 
-def test_a_full_disk_names_the_file_being_written(tmp_path, monkeypatch):
+def test_a_full_disk_names_the_file_being_written(tmp_path, full_disk):
     """A write that fails on a full disk raises an OSError without a file name: it is named, not its temporary."""
     from memlib import fileio
-    real_fdopen = os.fdopen
-
-    class Full:
-        def __init__(self, f):
-            self.f = f
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.f.close()
-
-        def write(self, data):
-            raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Full(real_fdopen(fd, mode)))
+    full_disk()
     with pytest.raises(OSError) as e:
         fileio.atomic_write_text(tmp_path / "metrics.json", "{}")
     assert e.value.errno == errno.ENOSPC and e.value.filename == str(tmp_path / "metrics.json")

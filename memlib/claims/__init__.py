@@ -17,11 +17,10 @@ from .paper2_conv import CLAIMS as _PAPER2_CONV
 from .paper3 import CLAIMS as _PAPER3_SEC4
 from .paper3_sec5 import CLAIMS as _PAPER3_SEC5
 from .paper4 import CLAIMS as PAPER4
-from . import paper1_measured as _paper1_measured
 from . import report as _report
 from . import unstable as _unstable
 
-PAPER1 = _paper1_measured.apply(_PAPER1_FCN + _PAPER1_CONVNETS)   # session 16: the paper's depth-sweep recipe
+PAPER1 = _PAPER1_FCN + _PAPER1_CONVNETS
 PAPER2 = _PAPER2_FC + _PAPER2_CONV
 PAPER3 = _PAPER3_SEC4 + _PAPER3_SEC5
 # the ledger's quick column says 'unstable' for the claims the quick envelope saw move (claims/unstable.py)

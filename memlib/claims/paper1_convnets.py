@@ -25,7 +25,7 @@ CLAIMS: list[Claim] = [
           statement="The 20-layer ConvNet's constant map holds on 24 px inputs: corr to the digit resized to 24 px > 0.8 "
                     "(per seed)",
           metric='fig18.depth20.size24.corr_constant', op='>', threshold=0.8, expect=QUICK_NR,
-          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, on 24 px inputs the corr to the resized digit is {fig18.depth20.size24.corr_constant:.2f}")),
+          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, on 24 px inputs the corr to the resized digit is {fig18.depth20.size24.corr_constant:.2f}")),
     Claim('p1.fig3b_constant_wide_range', 1, 'Fig 3b / App. H.1',
           quote='The learned constant map holds up for input dimensions slightly smaller ... than the trained image. ... '
                 'It is interesting that the constant map also holds robustly across a wide range of input sizes.',
@@ -33,7 +33,7 @@ CLAIMS: list[Claim] = [
                     "p1.fig3b_constant_slightly_smaller; Sec. 3 says the map holds only down to 'slightly smaller') up to "
                     "twice it (56 px): the smallest corr to the resized digit over 24..56 px > 0.8 (per seed)",
           metric='fig3b.depth20.range24_56.corr_constant', op='>', threshold=0.8, expect=QUICK_NR,
-          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, over 24-56 px the smallest corr to the resized digit is {fig3b.depth20.range24_56.corr_constant:.2f} (at 28 px: {fig18.depth20.size28.corr_constant:.2f})")),
+          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, over 24-56 px the smallest corr to the resized digit is {fig3b.depth20.range24_56.corr_constant:.2f} (at 28 px: {fig18.depth20.size28.corr_constant:.2f})")),
     Claim('p1.fig19_grows_from_borders', 1, 'Fig 3b / Fig 19',
           quote='The Figure suggests that the network starts from the outside, where the artifacts due to the boundary '
                 'padding in convolution provide spatial cues. ... It seems the artifacts from ... the outside boundary '
@@ -47,7 +47,7 @@ CLAIMS: list[Claim] = [
                     "inputs, per seed). An untrained net's boundary artifacts alone, which fill its output's border "
                     "band, do not pass",
           metric='fig19.trained.centre_gain', op='>', threshold='fig19.untrained.centre_gain', expect=QUICK_NR,
-          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, on 56 px inputs the centre's share of the structure goes from {fig19.trained.centre_share_start:.2f} (layer 15) to {fig19.trained.centre_share_output:.2f} (the output), a gain of {fig19.trained.centre_gain:.2f} against {fig19.untrained.centre_gain:.2f} for the same nets untrained")),
+          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, on 56 px inputs the centre's share of the structure goes from {fig19.trained.centre_share_start:.2f} (layer 15) to {fig19.trained.centre_share_output:.2f} (the output), a gain of {fig19.trained.centre_gain:.2f} against {fig19.untrained.centre_gain:.2f} for the same nets untrained")),
 
     # ------------------------------------------------------------------ Fig 4a: training image size
     Claim('p1.fig4a_more_constant_with_depth', 1, 'Fig 4a',
@@ -55,22 +55,22 @@ CLAIMS: list[Claim] = [
                 'increased network depth.',
           statement='Trained on 7x7, 14x14 and 28x28 images, the 20-layer ConvNet correlates more with its digit on rho = 0 '
                     'probes than the 1-layer one, at every size: the smallest gain over the sizes > 0 (per seed)',
-          metric='fig4a.min_size.constant_gain', op='>', threshold=0.0, expect=RR,
-          fit=(fitted('fig4a.all'),), why=("quick: by the depth sweep's rule (Adam until the loss is a fifth of the fit gate, or the step budget) the worst of the nets of every size and depth ends at {fig4a.all.loss_ratio:%} of the zero prediction's loss, seed by seed (the gate is 5 %); the smallest gain over the sizes is {fig4a.min_size.constant_gain:.2f}")),
+          metric='fig4a.min_size.constant_gain', op='>', threshold=0.0, expect=QUICK_NR,
+          fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
     Claim('p1.fig4a_less_identity_with_depth', 1, 'Fig 4a',
           quote='All three show more bias toward the constant function and less bias toward the identity function with '
                 'increased network depth.',
           statement='At every training size the 20-layer ConvNet correlates less with the identity on rho = 0 probes than '
                     'the 1-layer one: the smallest drop over the sizes > 0 (per seed)',
-          metric='fig4a.min_size.identity_loss', op='>', threshold=0.0, expect=RR,
-          fit=(fitted('fig4a.all'),), why=("quick: the worst of Fig 4a's nets ends at {fig4a.all.loss_ratio:%} of the zero prediction's loss, seed by seed (the gate is 5 %); the smallest drop of the corr to the identity over the sizes is {fig4a.min_size.identity_loss:.2f}")),
+          metric='fig4a.min_size.identity_loss', op='>', threshold=0.0, expect=QUICK_NR,
+          fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
     Claim('p1.fig4a_small_images_accentuate', 1, 'Fig 4a',
           quote='However, smaller input grids accentuate the effect, likely because the training image has fewer pixels '
                 'to constrain the mapping.',
           statement='Averaged over depths (1, 3, 5, 20 in quick), nets trained on 7x7 correlate more with their digit on '
                     'rho = 0 probes than nets trained on 28x28 (per seed)',
-          metric='fig4a.size7.mean.corr_constant', op='>', threshold='fig4a.size28.mean.corr_constant', expect=RR,
-          fit=(fitted('fig4a.all'),), why=("quick: the worst of Fig 4a's nets ends at {fig4a.all.loss_ratio:%} of the zero prediction's loss, seed by seed (the gate is 5 %); averaged over depths, 7x7 nets correlate {fig4a.size7.mean.corr_constant:.2f} with their digit against {fig4a.size28.mean.corr_constant:.2f} at 28x28")),
+          metric='fig4a.size7.mean.corr_constant', op='>', threshold='fig4a.size28.mean.corr_constant', expect=QUICK_NR,
+          fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
 
     # ------------------------------------------------------------------ Fig 4b, 23-26: channels
     Claim('p1.fig23_three_channels_worse', 1, 'Fig 4b / Fig 23',
@@ -199,14 +199,14 @@ CLAIMS: list[Claim] = [
           statement="The trained 20-layer ConvNet's output (the constant map) is useless to the classifier: error closer to "
                     "chance than to the raw input's (per seed)",
           metric='fig10.deepest.err_output', op='>', threshold='fig10.midpoint', expect=QUICK_NR,
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, the output's error is {fig10.deepest.err_output:.2f} against the midpoint {fig10.midpoint:.2f}")),
+          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output's error is {fig10.deepest.err_output:.2f} against the midpoint {fig10.midpoint:.2f}")),
     Claim('p1.fig10_deep_bottom_improves', 1, 'Fig 10',
           quote='for the case of 20 layers, the curve shows that the bottom few layers do get small improvements in error '
                 'rate',
           statement="Training lowers the classifier's mean error over layers 1-6 of the 20-layer ConvNet below its own "
                     "initialization's (per seed)",
           metric='fig10.deepest.err_bottom6', op='<', threshold='fig10.untrained.err_bottom6', expect=QUICK_NR,
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, the mean error over layers 1-6 is {fig10.deepest.err_bottom6:.2f}, at initialization {fig10.untrained.err_bottom6:.2f} (the first layer moved by {fig15.deepest.first_layer:.1e} relative to its initial weights)")),
+          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the mean error over layers 1-6 is {fig10.deepest.err_bottom6:.2f}, at initialization {fig10.untrained.err_bottom6:.2f} (the first layer moved by {fig15.deepest.first_layer:.1e} relative to its initial weights)")),
     Claim('p1.fig11_untrained_wipes_input', 1, 'Fig 11',
           quote='The shape of the input images are (visually) wiped out after around 8 layers of (random) convolution.',
           statement='In the untrained 20-layer ConvNet the top-singular-vector maps of layers 9-20 correlate < 0.5 with the '
@@ -221,7 +221,7 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig13_mid_not_identity', 1, 'Fig 13',
           quote='Next we show a 14-layer ConvNet, which fails to learn the identity function.',
           statement='The trained 14-layer ConvNet does not approximate the identity on the test inputs (corr < 0.8, per seed)',
-          metric='fig3a.depth14.test.corr_identity', op='<', threshold=0.8, expect=RR, fit=(fitted('fig3a.depth14'),)),
+          metric='fig3a.depth14.test.corr_identity', op='<', threshold=0.8, expect=QUICK_NR, fit=(fitted('fig3a.depth14'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
     Claim('p1.fig13_mid_recovers_upper', 1, 'Fig 13',
           quote='However, it manages to recover meaningful information in the higher layer activations that were '
                 '(visually) lost in the random initialization.',
@@ -236,20 +236,20 @@ CLAIMS: list[Claim] = [
           statement="The trained 20-layer ConvNet's output correlates more with the training digit than with the input "
                     "(per seed)",
           metric='fig14.deepest.output_digit_corr', op='>', threshold='fig14.deepest.output_input_corr', expect=QUICK_NR,
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, the output correlates {fig14.deepest.output_digit_corr:.2f} with the digit, {fig14.deepest.output_input_corr:.2f} with the input")),
+          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output correlates {fig14.deepest.output_digit_corr:.2f} with the digit, {fig14.deepest.output_input_corr:.2f} with the input")),
     Claim('p1.fig14_layer8_clearer', 1, 'Fig 11 / Fig 14',
           quote='However, note that around layer-8, we see the activations depict slightly more clear structures than the '
                 'randomly initialized network.',
           statement="Layer 8 of the trained 20-layer ConvNet correlates more with the input than layer 8 of the same net at "
                     "initialization (top-singular-vector maps, per seed)",
           metric='fig14.deepest.input_corr_layer8', op='>', threshold='fig11.untrained.input_corr_layer8',
-          expect=RR, fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, layer 8 correlates {fig14.deepest.input_corr_layer8:.2f} with the input, at initialization {fig11.untrained.input_corr_layer8:.2f}")),
+          expect=RR, fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, layer 8 correlates {fig14.deepest.input_corr_layer8:.2f} with the input, at initialization {fig11.untrained.input_corr_layer8:.2f}")),
     Claim('p1.fig15_lower_layers_change_less', 1, 'Fig 15',
           quote='As a general pattern, we do see that as the network architecture gets deeper, the distances at lower '
                 'layers do become smaller.',
           statement="The 20-layer ConvNet's first layer moves less (relative l2 change) than the 3-layer ConvNet's (per seed)",
           metric='fig15.deepest.first_layer', op='<', threshold='fig15.shallow.first_layer', expect=RR,
-          fit=(fitted('fig3a.depth3'), fitted('fig3a.depth20')), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, its first layer moves by {fig15.deepest.first_layer:.1e} against {fig15.shallow.first_layer:.1e} for the 3-layer net")),
+          fit=(fitted('fig3a.depth3'), fitted('fig3a.depth20')), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, its first layer moves by {fig15.deepest.first_layer:.1e} against {fig15.shallow.first_layer:.1e} for the 3-layer net")),
     Claim('p1.appG_lower_layers_still_move', 1, 'Fig 15 / App. G',
           quote='we do see that as the network architecture gets deeper, the distances at lower layers do become '
                 'smaller. But they are still non-zero',
@@ -298,5 +298,5 @@ CLAIMS: list[Claim] = [
           statement='The upper 10 layers of the 20-layer ConvNet, fed the test inputs directly, output something more '
                     'correlated with the digit than with the inputs (per seed)',
           metric='fig22.upper_half.corr_constant', op='>', threshold='fig22.upper_half.corr_identity', expect=QUICK_NR,
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the depth sweep's rule (Adam, stopped at a fifth of the fit gate or at its step budget) (seed by seed; the fit gate is 5 %); measured, the upper half's output correlates {fig22.upper_half.corr_constant:.2f} with the digit, {fig22.upper_half.corr_identity:.2f} with the input")),
+          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the upper half's output correlates {fig22.upper_half.corr_constant:.2f} with the digit, {fig22.upper_half.corr_identity:.2f} with the input")),
 ]

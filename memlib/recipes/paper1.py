@@ -28,13 +28,17 @@ CONVNET_FIT = SGD_FIT
 # claims are judged where that training ends. Until session 16 the sweep trained Adam 1e-4 from PyTorch's init and
 # stopped each net once its loss was 1 % of the zero prediction's (the 20-layer nets by step ~1,230, half-constant
 # there); that recipe, measured beside this one on the probe seeds, is in benchmarks/RESULTS.md (session 16).
-# The paper's SGD does not diverge from the paper's init: the init is ~0.04x PyTorch's at 32 channels, and the
-# unclipped SGD that gave NaN within a hundred steps at depth 8-20 started from PyTorch's init
-# (tests/test_recipes.py::test_the_paper_profiles_depth_20_net_keeps_a_finite_loss).
+# From the paper's init (~0.04x PyTorch's at 32 channels) the paper's unclipped SGD keeps a finite loss: the NaN within a
+# hundred steps at depth 8-20 came from PyTorch's init (tests/test_recipes.py::test_the_paper_profiles_depth_20_net_keeps_
+# a_finite_loss). At quick's 32 channels it does not fit the nets of 8 layers and more: on the probe seeds the 20-layer
+# nets collapse to a constant output between steps 215 and 464, while the rate is still 0.01, and Adam, which fits them,
+# cannot fit the 1-layer net at any budget quick affords (benchmarks/probes/paper1_depth_recipes.py; RESULTS.md,
+# session 16). So no departure is taken: quick measures where the paper's recipe goes at this scale.
 DEPTH_INIT = dict(smoke="paper_default", quick="paper_default", full="paper_default", paper="paper_default")
 DEPTH_FIT = dict(smoke=SGD_FIT["paper"], quick=SGD_FIT["paper"], full=SGD_FIT["paper"], paper=SGD_FIT["paper"])
-# The budget; App. B: 2,000,000 steps. Quick's is chosen from the trajectory of the probe seeds 100-102
-# (benchmarks/probes/paper1_depth_trajectory.py; RESULTS.md, session 16).
+# The budget; App. B: 2,000,000 steps. Quick's 4,000 is a cost (about 7 idle minutes for the sweep's 53 layers x 3 seeds,
+# measured as a rate by the bench); the trajectory of the probe seeds 100-102 (benchmarks/probes/paper1_depth_
+# trajectory.py) shows the deep nets settled (collapsed) well before it, so a longer quick budget would not change them.
 DEPTH_STEPS = dict(smoke=40, quick=4_000, full=40_000, paper=2_000_000)
 # The weights are kept at log-spaced steps of the same training (trajectory.log_steps): notebook 01 shows where the
 # map of each depth goes, and whether the profile's budget reaches the paper's end. Fewer at paper (its nets are big).
