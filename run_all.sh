@@ -80,7 +80,11 @@ setup() {
 extras() {   # the optional extras (pyproject's [project.optional-dependencies]) this command needs, and MEMLIB_EXTRAS
   local want=${MEMLIB_EXTRAS:-}
   case "$cmd" in
-    test)  want="test,serve,browser${want:+,$want}" ;;   # the whole suite: the tour, JupyterLab and browser tests too
+    test)  if [ -n "$GPU_MODE" ]; then      # `test --device cuda`: the device-marked tests and smoke notebooks only
+             want="test${want:+,$want}"
+           else                               # the whole suite: the tour, JupyterLab and browser tests too
+             want="test,serve,browser${want:+,$want}"
+           fi ;;
     serve) want="serve${want:+,$want}" ;;
   esac
   printf '%s' "$want"
@@ -136,6 +140,13 @@ install_venv() {
     if python3 -c "import torch" >/dev/null 2>&1; then
       say "set-up: python3 already has torch $(python3 -c 'import torch; print(torch.__version__)'); the venv will use it"
       python3 -m venv --system-site-packages "$VENV"
+      # A python3 that is itself a venv (a GPU image's /opt/.../.venv) shares its base's site-packages with
+      # --system-site-packages, not its own, where torch is: a .pth file adds its own (tested on a venv in a venv).
+      local parent
+      parent=$(python3 -c 'import sys, site; print("\n".join(site.getsitepackages()) if sys.prefix != sys.base_prefix else "")')
+      if [ -n "$parent" ]; then
+        printf '%s\n' "$parent" > "$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/_memlib_parent_venv.pth"
+      fi
     else
       python3 -m venv "$VENV"
     fi
@@ -195,6 +206,14 @@ case "${1:-}" in
          "bench | data [NAME] | serve | wheelhouse DIR (./run_all.sh --help says what each does)"; exit 2 ;;
 esac
 
+GPU_MODE=
+if [ "$cmd" = test ]; then
+  prev=
+  for a in "$@"; do
+    if [ "$a" = --device=cuda ] || { [ "$prev" = --device ] && [ "$a" = cuda ]; }; then GPU_MODE=1; fi
+    prev=$a
+  done
+fi
 setup
 export PYTHONUNBUFFERED=1
 case "$cmd" in

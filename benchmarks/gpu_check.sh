@@ -17,7 +17,9 @@
 #                           of the four notebooks and its GPU-hours (skip: MEMLIB_NO_PLAN=1)
 #   6. OUT/summary.md       date, GPU, wall times, bench ratios beside the targets, the comparison; also
 #                           appended to benchmarks/RESULTS.md (commit it)
-# Exit status: 0 when every step passed and every target was met.
+# MEMLIB_GPU_STEPS="test bench" runs only the steps named (test bench quick full plan; default all of them), for a
+# GPU lent for minutes: OUT/steps.txt names them and the summary says which were not run.
+# Exit status: 0 when every step run passed and met its target.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-results/gpu-check-$(date +%Y%m%d-%H%M)}
@@ -25,10 +27,11 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 say() { printf '%s\n' "$*" | tee -a "$OUT/steps.log" >&2; }
 
-./run_all.sh check --profile smoke --results-dir "$OUT/setup-probe" >/dev/null 2>&1 || true   # set-up, once
+./run_all.sh check --profile smoke --results-dir "$OUT/setup-probe" > "$OUT/setup.log" 2>&1 || true   # set-up, once
 PY=${MEMLIB_VENV:-.venv}/bin/python
 if ! "$PY" -c "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)" 2>/dev/null; then
-  say "error: torch sees no CUDA GPU here; benchmarks/gpu_check.sh measures a GPU (run it on a GPU node)"
+  say "error: $PY has no torch that sees a CUDA GPU; benchmarks/gpu_check.sh measures a GPU (run it on a GPU" \
+      "node; the set-up's output is in $OUT/setup.log)"
   exit 2
 fi
 rm -rf "$OUT/setup-probe"
@@ -37,15 +40,26 @@ rm -rf "$OUT/setup-probe"
 } > "$OUT/device.txt"
 say "gpu-check: $(tail -1 "$OUT/device.txt"); output in $OUT"
 
+STEPS=" ${MEMLIB_GPU_STEPS:-test bench quick full plan} "
+[ -n "${MEMLIB_NO_FULL:-}" ] && STEPS=${STEPS/ full / }
+[ -n "${MEMLIB_NO_PLAN:-}" ] && STEPS=${STEPS/ plan / }
+echo $STEPS > "$OUT/steps.txt"
+want() { [[ "$STEPS" == *" $1 "* ]]; }
+
 status=0
+if want test; then
 say "[1/5] the suite's GPU mode"
 ./run_all.sh test --device cuda -q -p no:cacheprovider > "$OUT/test-cuda.log" 2>&1; rc=$?
 say "      exit $rc: $(tail -1 "$OUT/test-cuda.log")"; [ $rc -eq 0 ] || status=1
+fi
 
+if want bench; then
 say "[2/5] bench on CUDA"
 ./run_all.sh bench --device cuda --results-dir "$OUT" > "$OUT/bench.log" 2>&1; rc=$?
 say "      exit $rc"; [ $rc -eq 0 ] || status=1
+fi
 
+if want quick; then
 say "[3/5] quick profile on CUDA, cold cache, against the CPU baseline"
 start=$(date +%s)
 ./run_all.sh --profile quick --device cuda --results-dir "$OUT/results" --against baselines/quick-cpu.json \
@@ -53,8 +67,9 @@ start=$(date +%s)
 echo $(( $(date +%s) - start )) > "$OUT/quick_wall_s"
 say "      exit $rc after $(cat "$OUT/quick_wall_s") s: $(grep '^report:' "$OUT/quick-cuda.log" | tail -1)"
 [ $rc -eq 0 ] || status=1
+fi
 
-if [ -z "${MEMLIB_NO_FULL:-}" ]; then
+if want full; then
   say "[4/5] full profile on CUDA (the papers' data: MNIST fetched into data/ by set-up)"
   start=$(date +%s)
   ./run_all.sh --profile full --device cuda --results-dir "$OUT/results" > "$OUT/full-cuda.log" 2>&1; rc=$?
@@ -62,7 +77,7 @@ if [ -z "${MEMLIB_NO_FULL:-}" ]; then
   say "      exit $rc after $(cat "$OUT/full_wall_s") s: $(grep '^report:' "$OUT/full-cuda.log" | tail -1)"
 fi
 
-if [ -z "${MEMLIB_NO_PLAN:-}" ]; then
+if want plan; then
   say "[5/5] the paper profile's plan, step rates measured on CUDA (issue 17: GPU-hours per notebook)"
   ./run_all.sh plan --profile paper --device cuda --results-dir "$OUT/plan" > "$OUT/plan-paper.log" 2>&1; rc=$?
   say "      exit $rc: $(grep -E '^ +total' "$OUT/plan-paper.log" | tail -1)"

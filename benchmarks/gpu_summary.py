@@ -40,6 +40,12 @@ def main(out: Path) -> int:
     lines = [f"## {time.strftime('%Y-%m-%d')} — GPU check (`benchmarks/gpu_check.sh`)", ""]
     device = (out / "device.txt").read_text().strip().splitlines() if (out / "device.txt").exists() else ["?"]
     lines += [f"Device: {' / '.join(device)}.", ""]
+    steps = ((out / "steps.txt").read_text().split() if (out / "steps.txt").exists()
+             else ["test", "bench", "quick", "full", "plan"])
+    skipped = [s for s in ("test", "bench", "quick", "full", "plan") if s not in steps]
+    if skipped:
+        lines += [f"Steps run: {', '.join(steps)}; not run (MEMLIB_GPU_STEPS): {', '.join(skipped)}: their targets "
+                  "are not judged here.", ""]
     test_log = (out / "test-cuda.log")
     if test_log.exists():
         last = (test_log.read_text().strip().splitlines() or ["(empty)"])[-1]
@@ -56,7 +62,7 @@ def main(out: Path) -> int:
             lines.append(f"| {r['case']} | {r['models']} | {r['strategy']} | {r['naive_model_steps_per_s']} | "
                          f"{r['memlib_model_steps_per_s']} | {r['ratio']} | {met} |")
         lines.append("")
-    else:
+    elif "bench" in steps:
         ok = False
         lines += ["Bench: no bench.json (see bench.log).", ""]
     report = out / "results" / "quick" / "report.json"
@@ -77,7 +83,7 @@ def main(out: Path) -> int:
         lines += [f"- flipped: `{f['id']}` {f['baseline']} -> {f['now']}" for f in comp.get("flips", [])]
         lines += [f"- REGRESSION {r}" for r in rep["regressions"][:40]]
         ok &= total <= QUICK_WALL_TARGET_S and not rep["regressions"]
-    else:
+    elif "quick" in steps:
         ok = False
         lines += ["Quick profile: no report (see quick-cuda.log)."]
     full = out / "results" / "full" / "report.json"

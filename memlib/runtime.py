@@ -54,8 +54,18 @@ def set_numerics() -> None:
     global _flushes_denormals
     _flushes_denormals = torch.set_flush_denormal(True)
     torch.set_default_dtype(torch.float32)
-    if hasattr(torch.backends, "fp32_precision"):      # torch >= 2.9: one switch for every backend
-        torch.backends.fp32_precision = "ieee"          # (the legacy allow_tf32 flags must not be mixed in)
+    if hasattr(torch.backends, "fp32_precision"):      # torch >= 2.9 (the legacy allow_tf32 flags must not be mixed in)
+        torch.backends.fp32_precision = "ieee"
+        # each backend and operation by name as well: torch 2.11 kept cuDNN's convolutions at their default "tf32"
+        # after the generic switch (measured on an H100, session 17: notebook 03's linearity check failed on it)
+        for backend, ops in (("cuda", ("matmul",)), ("cudnn", ("conv", "rnn")), ("mkldnn", ("matmul", "conv", "rnn"))):
+            b = getattr(torch.backends, backend, None)
+            if b is None or not hasattr(b, "fp32_precision"):
+                continue
+            b.fp32_precision = "ieee"
+            for op in ops:
+                if hasattr(getattr(b, op, None), "fp32_precision"):
+                    setattr(getattr(b, op), "fp32_precision", "ieee")
     else:
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
@@ -85,7 +95,7 @@ def numerics() -> dict:
     if hasattr(torch.backends, "fp32_precision"):
         out.update(matmul_fp32=torch.backends.cuda.matmul.fp32_precision,
                    conv_fp32=torch.backends.cudnn.conv.fp32_precision)
-        tf32 = "tf32" in (out["matmul_fp32"], out["conv_fp32"])
+        tf32 = "tf32" in (out["matmul_fp32"], out["conv_fp32"], torch.backends.cudnn.rnn.fp32_precision)
     else:
         out.update(matmul_tf32=torch.backends.cuda.matmul.allow_tf32, cudnn_tf32=torch.backends.cudnn.allow_tf32)
         tf32 = out["matmul_tf32"] or out["cudnn_tf32"]

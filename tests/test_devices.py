@@ -298,3 +298,18 @@ def test_graphed_training_on_the_gpu_equals_eager_and_replays(monkeypatch, until
     for m, r in zip(graphed, eager):
         for p, q in zip(m.parameters(), r.parameters()):
             torch.testing.assert_close(p, q, rtol=1e-3, atol=1e-5)
+
+
+def test_set_device_turns_tf32_off_in_every_backend_by_name():
+    """torch 2.11 on an H100 kept cuDNN's convolutions at "tf32" after the generic fp32_precision switch (session 17:
+    notebook 03's linearity check failed there): set_device sets each backend's operations itself, and numerics()
+    names a TF32 left on anywhere it reads."""
+    b = torch.backends
+    if not hasattr(b, "fp32_precision"):
+        pytest.skip("torch < 2.9: the legacy allow_tf32 flags")
+    b.cudnn.conv.fp32_precision = "tf32"
+    b.cudnn.rnn.fp32_precision = "tf32"
+    assert runtime.numerics()["policy"].startswith("NOT ")
+    runtime.set_device("cpu")
+    assert (b.cudnn.conv.fp32_precision, b.cudnn.rnn.fp32_precision, b.cuda.matmul.fp32_precision) == ("ieee",) * 3
+    assert runtime.numerics()["policy"] == runtime.NUMERICS

@@ -205,7 +205,8 @@ def test_bench_writes_its_table(tmp_path):
     from memlib.bench import run_bench
     out = run_bench(model_counts=(1, 2), steps=2, warmup=1, repeats=1, cases=["convnet5x32"], results_dir=tmp_path)
     saved = json.loads((tmp_path / "bench.json").read_text())
-    assert saved["cases"] == out["cases"] and [r["models"] for r in out["cases"]] == [1, 2]
+    assert saved["cases"] == out["cases"]
+    assert [r["models"] for r in out["cases"] if "cuda-graph" not in r["case"]] == [1, 2]   # + graph vs eager on CUDA
     assert all(r["naive_model_steps_per_s"] > 0 and r["memlib_model_steps_per_s"] > 0 for r in out["cases"])
 
 

@@ -12,6 +12,7 @@ The recipe is the paper's (App. B, App. H.3) unless a flag departs from it:
   --init default          PyTorch's U(+-1/sqrt(fan_in)) instead
   --clip 1                the gradient norm clipped at 1
   --optimizer adam --lr 1e-4   Fig 30's Adam
+--device cuda trains on a GPU (memlib's numerical policy: float32, TF32 off); --channels 128 is full's width.
 
 Run: .venv/bin/python benchmarks/probes/paper1_depth_trajectory.py --steps 3000 --out /tmp/p1.json
 The numbers it printed for the budget and recipe choices are in benchmarks/RESULTS.md (session 16).
@@ -24,7 +25,7 @@ import time
 
 import torch
 
-from memlib import data, models, train, trajectory, weights
+from memlib import data, models, runtime, train, trajectory, weights
 
 PROBE_SEEDS = (100, 101, 102)           # seeds no claim uses (the notebooks' bands are 0-2, the envelope's 10-12, 20-22)
 DEPTHS = (1, 2, 3, 5, 8, 14, 20)        # quick's depths (recipes.paper1.DEPTHS)
@@ -42,8 +43,11 @@ def main(argv=None) -> dict:
     ap.add_argument("--momentum", type=float, default=0.9)
     ap.add_argument("--clip", type=float, default=None)
     ap.add_argument("--data-root", default="data")
+    ap.add_argument("--channels", type=int, default=CHANNELS)
+    ap.add_argument("--device", default="cpu", choices=("cpu", "cuda", "auto"))
     ap.add_argument("--out", default=None)
     a = ap.parse_args(argv)
+    runtime.set_device(a.device)
 
     x_img, source = data.training_digit(root=a.data_root)
     x = data.standardize(x_img)                                          # (1, 1, 28, 28)
@@ -52,12 +56,13 @@ def main(argv=None) -> dict:
     rho0 = data.correlated_probes(x, 0.0, 16, seed=1)                    # (16, 1, 28, 28), uncorrelated with x
     zero = float(x.pow(2).mean())
     keep = trajectory.log_steps(a.steps)
-    out = {"recipe": vars(a), "source": source, "steps": keep, "depths": {}}
+    out = {"recipe": vars(a), "source": source, "device": str(runtime.get_device()), "steps": keep, "depths": {}}
+    print(f"{source}; device {out['device']}; {a.steps} steps, keeping {keep}", flush=True)
     for k in a.depths:
         nets = []
         for s in a.seeds:
             torch.manual_seed(s)
-            net = models.convnet(k, channels=CHANNELS)
+            net = models.convnet(k, channels=a.channels)
             if a.init != "default":
                 weights.initialize_(net, a.init)
             nets.append(net)
@@ -78,9 +83,9 @@ def main(argv=None) -> dict:
             row["test"] = trajectory.band_trajectory(list(zip(nets, hists)), test, x)
         out["depths"][k] = row
         _print(k, row)
-    if a.out:
-        with open(a.out, "w") as f:
-            json.dump(out, f, indent=1)
+        if a.out:                                   # after every depth: a run stopped by a time limit keeps its rows
+            with open(a.out, "w") as f:
+                json.dump(out, f, indent=1)
     return out
 
 
