@@ -194,3 +194,14 @@ def test_layer_figures():
     plot.layer_curves(ax, {"a": np.ones((3, 4)), "b": np.arange(4.0)}, reference=("r", np.zeros((2, 4))))
     assert len(ax.lines) == 3
     plt.close("all")
+
+
+def test_fig14_output_correlations_read_every_test_input():
+    """Issue 42 (bug): Fig 14's output correlations were the mean over vis[1:] (three images: digit, pattern, square);
+    they are read over `test`, the whole panel but the training digit."""
+    import json
+    from pathlib import Path
+    nb = Path(__file__).resolve().parent.parent / "notebooks" / "01_identity_vs_constant.ipynb"
+    src = "".join("".join(c["source"]) for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
+    assert "out_corr = lambda m, ref=None: metrics.layer_input_correlation(m, test, reference=ref)" in src
+    assert "digit_corr = " not in src and '"fig14.deepest.output_digit_corr": np.array([out_corr(m, x_train)' in src
