@@ -15,6 +15,7 @@ REPO = PACKAGE.parent                           # the checkout, when memlib runs
 CHECKOUT = (REPO / "run_all.sh").is_file()       # the marker store.results_root has always used
 NOTEBOOKS = REPO / "notebooks" if CHECKOUT else PACKAGE / "notebooks"
 BASELINES = REPO / "baselines" if CHECKOUT else PACKAGE / "baselines"   # plan-<profile>.json: recorded estimates
+TOUR = "00_tour"    # the teaching tour's notebook in NOTEBOOKS (memlib.tour, `serve`): never run nor reported
 
 
 def workdir() -> Path:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from . import data
+from .paths import TOUR   # noqa: F401 - its notebook's name, kept in paths so the command line need not load the tour
 from .recipes import paper1 as R1
 from .recipes import paper2 as R2
 from .recipes import paper3 as R3
@@ -26,7 +27,6 @@ from .widgets import attractors as W2
 from .widgets import downsampling as W3
 from .widgets import rho as W4
 
-TOUR = "00_tour"
 PROFILES = ("smoke", "quick")
 
 

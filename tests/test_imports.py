@@ -1,7 +1,7 @@
 """memlib's import structure (issue 29): every import of a memlib module sits at the top of its module, never
-inside a function (where it would hide an import cycle), and the graph of those module-level imports has no
-cycle. Read from the source with `ast`: nothing is imported. Imports of optional third-party packages inside
-functions (ipywidgets, papermill, ray, ...) are allowed."""
+inside a function (where it would hide an import cycle), but in the command line's entry points (ENTRY_POINTS,
+issue 43), and the graph of those imports has no cycle. Read from the source with `ast`: nothing is imported.
+Imports of optional third-party packages inside functions (ipywidgets, papermill, ray, ...) are allowed."""
 from __future__ import annotations
 
 import ast
@@ -20,6 +20,13 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+
+# The one exception to "at the top": the command line's entry points, the public top-level functions of this module
+# (the functions cli.main.COMMANDS dispatches to; tests/test_cli.py checks they are exactly those). Each imports the
+# memlib code its command needs when the command runs, so that `python -m memlib data fetch` loads neither the
+# notebooks' stack nor the tour and its widgets (issue 43). Only in an entry point's own body (not in a helper nor in
+# a function nested in it), and those imports join the graph the cycle check reads: nothing is hidden from it.
+ENTRY_POINTS = "memlib.cli.commands"
 
 
 def _targets(node: ast.Import | ast.ImportFrom, name: str, path: Path) -> list[str]:
@@ -45,23 +52,29 @@ def _existing(name: str) -> str:
 
 
 def _imports(name: str, path: Path):
-    """(module-level targets, [(line, function, target) of memlib imports inside a function])."""
+    """(module-level targets and those of an entry point's body (ENTRY_POINTS), [(line, function, target) of the
+    other memlib imports inside a function])."""
     tree = ast.parse(path.read_text(), filename=str(path))
     top, lazy = set(), []
 
-    def visit(node, function):
+    def visit(node, function, entry):
         for child in ast.iter_child_nodes(node):
-            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
-            if isinstance(child, ast.Lambda):
-                inner = function or "<lambda>"
+            inner, inner_entry = function, entry
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = child.name
+                inner_entry = name == ENTRY_POINTS and node is tree and not child.name.startswith("_")
+            elif isinstance(child, ast.Lambda):
+                inner, inner_entry = function or "<lambda>", False
+            elif isinstance(child, ast.ClassDef):
+                inner_entry = False
             if isinstance(child, (ast.Import, ast.ImportFrom)):
                 for target in _targets(child, name, path):
-                    if function is None:
+                    if function is None or entry:
                         top.add(target)
                     else:
                         lazy.append((child.lineno, function, target))
-            visit(child, inner)
-    visit(tree, None)
+            visit(child, inner, inner_entry)
+    visit(tree, None, False)
     return top - {name}, lazy
 
 
@@ -128,6 +141,22 @@ def test_the_scan_sees_every_module_and_resolves_relative_imports():
     assert "memlib.cli.main" in graph["memlib.__main__"]              # from .cli.main import main
     assert "memlib.claims" in graph["memlib.envelope"]                # from . import claims (a package)
     assert "memlib.runtime" in graph["memlib"]                        # the package's __init__
+    assert "memlib.fetch" in graph[ENTRY_POINTS]                      # data_fetch's own import, in the graph
+
+
+def test_only_the_entry_points_body_may_import_inside_a_function(tmp_path):
+    """The exception (ENTRY_POINTS) covers an entry point's own body: not a private helper of that module, nor a
+    function nested in an entry point, nor any function of another module."""
+    source = ("from .common import writable\n"
+              "def data_fetch(args):\n    from ..fetch import fetch\n"
+              "    def inner():\n        from ..plot import heatmap\n"
+              "def _helper():\n    from ..claims import check\n")
+    (tmp_path / "commands.py").write_text(source)
+    top, lazy = _imports(ENTRY_POINTS, tmp_path / "commands.py")
+    assert top == {"memlib.cli.common", "memlib.fetch"}
+    assert [(f, t) for _, f, t in lazy] == [("inner", "memlib.plot"), ("_helper", "memlib.claims")]
+    top, lazy = _imports("memlib.cli.main", tmp_path / "commands.py")        # the same code anywhere else
+    assert top == {"memlib.cli.common"} and len(lazy) == 3
 
 
 def test_the_cycle_finder_names_a_cycle():
@@ -135,7 +164,7 @@ def test_the_cycle_finder_names_a_cycle():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_memlib_module_is_imported_inside_a_function():
+def test_no_memlib_module_is_imported_inside_a_function_but_an_entry_points():
     lazy = [f"{MODULES[name].relative_to(PACKAGE.parent)}:{line} in {function}(): imports {target}"
             for name, path in MODULES.items() for line, function, target in _imports(name, path)[1]]
     assert not lazy, "memlib modules imported inside functions (move them to the top):\n" + "\n".join(lazy)

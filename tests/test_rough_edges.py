@@ -23,10 +23,8 @@ NB4 = claims.NOTEBOOKS[4]
 @pytest.fixture
 def no_kernel(monkeypatch):
     """A command that gets past its checks fails the test instead of starting a kernel."""
-    import memlib.cli.commands as commands
-    import memlib.cli.notebooks as notebooks
-    for module in (commands, notebooks):
-        monkeypatch.setattr(module, "ensure_kernel", lambda: pytest.fail("a kernel was started"))
+    import memlib.cli.notebooks as notebooks       # cli.commands imports it from there when a command runs
+    monkeypatch.setattr(notebooks, "ensure_kernel", lambda: pytest.fail("a kernel was started"))
 
 
 SMOKE_04 = ["--profile", "smoke", "--only", "04", "--device", "cpu"]
@@ -297,12 +295,12 @@ def test_a_full_disk_names_the_file_being_written(tmp_path, full_disk):
 
 
 def test_cannot_write_the_results_folder_names_the_file_or_the_folder(tmp_path, capsys, monkeypatch):
-    import memlib.cli.commands as commands
+    import memlib.cli.report as report                 # `check` imports print_report from there when it runs
     _finished(tmp_path, {"fig1.rho_final": 0.5}, nb=NB4)
 
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")     # no file name (e.g. a write deep in a library)
-    monkeypatch.setattr(commands, "print_report", full)
+    monkeypatch.setattr(report, "print_report", full)
     assert main(["check", "--profile", "quick", "--results-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"cannot write in the results folder {tmp_path}:" in err, err

@@ -8,7 +8,8 @@ ray_engine  `run --engine ray`: the rounds of plan -> train on Ray
 signals     Ctrl-C, SIGTERM and SIGHUP as KeyboardInterrupt; signals deferred during a swap
 kernels     the kernels' stderr relayed, and dropped once a signal stopped the run (no kernel noise after Ctrl-C)
 report      the report's headline and regressions printed; the --against baseline checked
-commands    check, plan, envelope, bench, data fetch
+commands    each command's entry point, importing the code its command needs when it runs: check, plan,
+            envelope, bench, data fetch here; run and serve in their modules
 serve       the teaching tour in Voila
 
 `memlib/__main__.py` calls `main.main`. Nothing here is imported by `import memlib`.

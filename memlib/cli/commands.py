@@ -1,5 +1,12 @@
-"""The commands other than `run` and `serve`: `check` (the report), `plan` (every training with its cost),
-`envelope` (the baseline), `bench` (model-steps/s) and `data fetch` (a dataset into a data root)."""
+"""Each command's entry point, the functions `cli.main.COMMANDS` dispatches to: `run` and `serve` (their modules,
+cli/notebooks.py and cli/serve.py), `check` (the report), `plan` (every training with its cost), `envelope` (the
+baseline), `bench` (model-steps/s) and `data fetch` (a dataset into a data root).
+
+Each entry point imports the memlib code its command needs when it runs (issue 43), the one place in memlib where
+a memlib module is imported inside a function (tests/test_imports.py allows it here and nowhere else): `data fetch`
+loads the fetcher, not the notebooks' stack (papermill, the claims, the engine) nor the tour and its widgets. What
+every command shares (memlib.paths, memlib.runtime, memlib.context, cli.common; `import memlib` itself) is imported
+above."""
 from __future__ import annotations
 
 import shutil
@@ -7,23 +14,30 @@ import sys
 import time
 from pathlib import Path
 
-import torch
+import torch       # loaded by `import memlib` in any case
 
-from .. import engine
-from .. import envelope as _envelope
-from .. import plan as _plan
-from ..bench import CASES, run_bench
 from ..context import RunContext, activate, cache_folder
-from ..fetch import FETCHABLE, fetch
 from ..paths import CHECKOUT, where, workdir
 from ..runtime import PROFILES, MemlibError, check_choice, set_device
 from .common import cache_writable, notebooks, resolve_names, writable
-from .notebooks import ensure_kernel, withdraw_dead_runs
-from .planning import plan_notebooks
-from .report import check_baseline, print_report
+
+
+def run(args) -> int:
+    """`run`: the notebooks executed headlessly (cli/notebooks.py)."""
+    from .notebooks import run as run_notebooks
+    return run_notebooks(args)
+
+
+def serve(args) -> int:
+    """`serve`: the teaching tour in Voila (cli/serve.py)."""
+    from .serve import serve as serve_tour
+    return serve_tour(args)
 
 
 def check(args) -> int:
+    """`check`: the report of a results folder's notebooks (cli/report.py)."""
+    from .notebooks import withdraw_dead_runs
+    from .report import check_baseline, print_report
     if args.against is not None:
         check_baseline(args.against, args.profile)
     results = Path(args.results_dir).expanduser()
@@ -57,6 +71,10 @@ def _other_profiles(results: Path, profile: str) -> str:
 def plan(args) -> int:
     """`python -m memlib plan`: list every training the notebooks will ask for (round 1: what the cache lacks
     before anything is trained), measure what each costs, print the totals, write the plan as JSON."""
+    from .. import engine
+    from .. import plan as _plan
+    from .notebooks import ensure_kernel
+    from .planning import plan_notebooks
     names = resolve_names(args.only)
     if args.record and not CHECKOUT:      # the recorded totals are the repository's baselines/plan-PROFILE.json
         raise MemlibError(f"--record writes baselines/plan-{args.profile}.json of a repository checkout, and memlib runs "
@@ -88,6 +106,8 @@ def plan(args) -> int:
 
 
 def envelope(args) -> int:
+    """`envelope`: the profile under other seeds, threads and instruction sets, written as a baseline."""
+    from .. import envelope as _envelope
     names = resolve_names(args.only)
     out = Path(args.out or workdir() / "baselines" / f"{args.profile}-cpu.json")
     body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
@@ -98,6 +118,8 @@ def envelope(args) -> int:
 
 
 def bench(args) -> int:
+    """`bench`: model-steps/s of the naive loop and of memlib (memlib.bench)."""
+    from ..bench import CASES, run_bench
     for case in args.case or []:
         check_choice(case, tuple(CASES), "bench case")
     if any(m < 1 for m in args.models) or args.steps < 1:
@@ -112,6 +134,8 @@ def bench(args) -> int:
 
 
 def data_fetch(args) -> int:
+    """`data fetch NAME`: a dataset's standard files into --data-root (memlib.fetch)."""
+    from ..fetch import FETCHABLE, fetch
     check_choice(args.name, FETCHABLE, "dataset")
     try:
         fetch(args.name, args.data_root, progress=lambda line: print(line, flush=True))

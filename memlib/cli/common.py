@@ -8,9 +8,8 @@ from pathlib import Path
 
 from ..context import cache_advice
 from ..fileio import write_problem
-from ..paths import NOTEBOOKS, REPO, where
+from ..paths import NOTEBOOKS, REPO, TOUR, where    # TOUR: the teaching tour, never run by `run` nor reported
 from ..runtime import MemlibError
-from ..tour import TOUR   # the teaching tour (`serve`): never run by `run` nor counted by the report
 
 ROOT = REPO                  # the checkout memlib runs from (constraints.txt); see paths.workdir() for defaults
 NOTEBOOK_DIR = NOTEBOOKS     # the repository's notebooks/, or the copies an installed wheel ships in memlib/

@@ -10,9 +10,7 @@ from pathlib import Path
 from ..fileio import NO_SPACE, write_problem
 from ..paths import workdir
 from ..runtime import DEVICES, PROFILES, MemlibError, check_choice
-from .commands import bench, check, data_fetch, envelope, plan
-from .notebooks import run
-from .serve import serve
+from .commands import bench, check, data_fetch, envelope, plan, run, serve   # each imports its own code
 from .signals import signal_name, signal_status, signals_resume
 
 USAGE = """`python -m memlib run | check | bench | data fetch | serve`: what run_all.sh calls.
