@@ -51,9 +51,9 @@ def _existing(name: str) -> str:
     return name
 
 
-def _imports(name: str, path: Path):
-    """(module-level targets and those of an entry point's body (ENTRY_POINTS), [(line, function, target) of the
-    other memlib imports inside a function])."""
+def _imports(name: str, path: Path, entry_points: str | None = ENTRY_POINTS):
+    """(module-level targets and those of an entry point's body (in the module `entry_points`), [(line, function,
+    target) of the other memlib imports inside a function])."""
     tree = ast.parse(path.read_text(), filename=str(path))
     top, lazy = set(), []
 
@@ -62,7 +62,7 @@ def _imports(name: str, path: Path):
             inner, inner_entry = function, entry
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = child.name
-                inner_entry = name == ENTRY_POINTS and node is tree and not child.name.startswith("_")
+                inner_entry = name == entry_points and node is tree and not child.name.startswith("_")
             elif isinstance(child, ast.Lambda):
                 inner, inner_entry = function or "<lambda>", False
             elif isinstance(child, ast.ClassDef):
@@ -78,8 +78,10 @@ def _imports(name: str, path: Path):
     return top - {name}, lazy
 
 
-def _graph() -> dict[str, set[str]]:
-    return {name: _imports(name, path)[0] for name, path in MODULES.items()}
+def _graph(entry_points: str | None = ENTRY_POINTS) -> dict[str, set[str]]:
+    """Each module's imports: at the top, and in the body of the entry points (None: at the top only, what
+    importing the module loads)."""
+    return {name: _imports(name, path, entry_points)[0] for name, path in MODULES.items()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
