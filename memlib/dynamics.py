@@ -9,12 +9,14 @@ thousand points stays small); `nearest` names the training example a point ended
 """
 from __future__ import annotations
 
+import copy
 from typing import Callable, Sequence
 
 import torch
 
 from .linalg import spectral_radius
 from .modes import planning_expand, planning_sample
+from .pearson import correlation
 from .runtime import MemlibError, get_device
 
 
@@ -198,3 +200,21 @@ def nearest_corr_medians(f: Callable, starts: torch.Tensor, train: torch.Tensor,
         idx, _ = nearest(points, train)
         out.append(_pearson(points.cpu(), train.cpu()[idx]).median().item())
     return out[0], out[-1]
+
+
+@torch.no_grad()
+def best_abs_corr(f: torch.nn.Module, inputs: torch.Tensor, images: torch.Tensor) -> torch.Tensor:
+    """Paper 2, Fig 9 / 10: for each input (N, ...), the largest |Pearson r| of f(x) with one of `images` (M, ...),
+    "the output is a multiple of that training image" when near 1. (N,) on the CPU.
+
+    `f` is evaluated in float64 on the CPU (a copy; `f` is untouched). Fig 9's net is 29 layers of LeakyReLU(0.01):
+    an input whose signal turns negative in an early layer is multiplied by about 0.01 at every later layer, and
+    its float32 output underflows to exactly 0 (0.01^29 = 1e-58, below float32's smallest 1.4e-45), a constant
+    that has no correlation. The net is positively homogeneous (no biases), so that output is a tiny multiple of
+    what float64 computes; float64 (down to 1e-308) keeps it. An output constant even in float64 scores NaN
+    (`pearson.correlation(..., undefined=nan)`), never 0: it is reported, not read as "uncorrelated"."""
+    net = copy.deepcopy(f).cpu().double().eval()
+    out = net(inputs.detach().cpu().double())
+    r = torch.stack([correlation(out, t.unsqueeze(0).double(), undefined=float("nan")).abs()
+                     for t in images.detach().cpu()])          # (M, N)
+    return r.max(0).values if not torch.isnan(r).any() else torch.where(torch.isnan(r).any(0), torch.nan, r.max(0).values)

@@ -320,3 +320,35 @@ def conjugate_pair_scores(values, i: int = 0, *, tol: float = CONJUGATE_TOL) -> 
     imag = abs(a.imag) / scale
     pair = imag > tol and abs(b - a.conjugate()) <= tol * scale
     return {"conjugate": float(pair), "imag": imag, "magnitude_gap": abs(scale - abs(b)) / scale}
+
+
+EXACT_RTOL = 1e-3   # the `exact` row of claims/rules.py: two eigenvalues of float32-trained operators within 1e-3
+#                     (relative) of each other are equal, as far as the arithmetic of training can tell
+
+
+def tied_ranks(values, *, rtol: float = EXACT_RTOL) -> list[float]:
+    """Ranks (1 = smallest) of `values`, where values within `rtol` (relative to the larger magnitude) of their
+    neighbour in sorted order are one tie and share their average rank (chains of such neighbours are one tie)."""
+    v = [float(x) for x in values]
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    ranks, start = [0.0] * len(v), 0
+    for k in range(1, len(order) + 1):
+        if k == len(order) or abs(v[order[k]] - v[order[k - 1]]) > rtol * max(abs(v[order[k]]), abs(v[order[k - 1]])):
+            for j in order[start:k]:
+                ranks[j] = (start + 1 + k) / 2          # the average of ranks start + 1 .. k
+            start = k
+    return ranks
+
+
+def order_with(values, *, rtol: float = EXACT_RTOL) -> float:
+    """Spearman's rank correlation of `values` with their position (the variable the paper varies, in its order:
+    depth), with `tied_ranks` (values equal within `rtol` are ties, not an ordering): the `order` row of
+    claims/rules.py. -1: falls at every step; 0: no order (also when every value ties); +1: rises at every step.
+    Paper 2, Table 1: the third eigenvalue "falls with depth" is `order_with([eig3 at 2, 5, 8 layers]) < 0`."""
+    r = tied_ranks(values, rtol=rtol)
+    n = len(r)
+    pos = [i + 1.0 for i in range(n)]
+    mr, mp = sum(r) / n, sum(pos) / n
+    cov = sum((a - mr) * (b - mp) for a, b in zip(r, pos))
+    var_r, var_p = sum((a - mr) ** 2 for a in r), sum((b - mp) ** 2 for b in pos)
+    return 0.0 if var_r == 0 or var_p == 0 else cov / math.sqrt(var_r * var_p)

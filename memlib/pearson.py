@@ -7,10 +7,12 @@ from __future__ import annotations
 import torch
 
 
-def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+def correlation(a: torch.Tensor, b: torch.Tensor, *, undefined: float = 0.0) -> torch.Tensor:
     """Per-sample Pearson correlation over all pixels: (N, ...) x (N or 1, ...) -> (N,).
 
-    A constant sample has no defined correlation; it scores 0.
+    A constant sample has no defined correlation; it scores `undefined`: 0 by default (the score the papers'
+    point-map and identity measures give an output that carries no image), `float("nan")` where a caller must not
+    read a constant output as "uncorrelated" (paper 2, Fig 9: `dynamics.best_abs_corr`).
     """
     a = a.reshape(len(a), -1).double()
     b = b.reshape(len(b), -1).double().expand_as(a)
@@ -18,7 +20,7 @@ def correlation(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     bc = b - b.mean(1, keepdim=True)
     denom = ac.norm(dim=1) * bc.norm(dim=1)
     r = (ac * bc).sum(1) / denom.clamp_min(1e-300)
-    return torch.where(denom > 0, r, torch.zeros_like(r)).float()
+    return torch.where(denom > 0, r, torch.full_like(r, undefined)).float()
 
 
 def unit_centred(z: torch.Tensor) -> torch.Tensor:

@@ -4,7 +4,7 @@ import warnings
 import pytest
 import torch
 
-from memlib import fit, linalg, models
+from memlib import dynamics, fit, linalg, metrics, models, pearson
 
 
 def test_autoencoder_fcn_layers():
@@ -235,3 +235,33 @@ def test_nearest_train_corr_uses_the_euclidean_nearest_example():
     expected = torch.stack([metrics.correlation(points[:1], train[:1])[0],
                             metrics.correlation(points[1:], train[1:])[0]])
     torch.testing.assert_close(metrics.nearest_train_corr(points, train), expected)
+
+
+def test_fig9_scores_an_input_whose_float32_output_underflows_by_what_the_net_computes():
+    """Issue 42 (bug): notebook 02 scored Fig 9's outputs with float32 `metrics.correlation`, and an input whose signal
+    turns negative early leaves the 29 LeakyReLU(0.01) layers as exactly 0 (0.01^29 = 1e-58 underflows float32), a
+    constant scored 0. The net has no biases, so it is positively homogeneous: for s >= 0, f(-s) = -(0.01^29) f(s),
+    and |corr(f(-s), x)| = |corr(f(s), x)|. `dynamics.best_abs_corr` (float64) gives -s the score of s."""
+    net = models.single_filter_conv_ae(29)                             # Fig 9: every weight 0.1
+    x = torch.zeros(1, 1, 4, 4)
+    x[..., :2, :2] = 1.0
+    s = torch.rand(3, 1, 4, 4, generator=torch.Generator().manual_seed(0)) + 0.1    # positive inputs
+    with torch.no_grad():
+        assert torch.all(net(-s) == 0)                                 # the float32 underflow itself
+        assert torch.all(metrics.correlation(net(-s), x) == 0)          # what the notebook's score was
+    score = dynamics.best_abs_corr(net, torch.cat([s, -s]), x)         # (6,)
+    import copy
+    twin = copy.deepcopy(net).double()                                  # the reference: f(s) in float64, by hand
+    with torch.no_grad():
+        out = twin(s.double()).reshape(3, -1)
+    ref = torch.stack([torch.corrcoef(torch.stack([o, x.double().reshape(-1)]))[0, 1].abs() for o in out])
+    torch.testing.assert_close(score[:3].double(), ref, rtol=1e-4, atol=0)
+    assert not torch.isnan(score).any()
+    torch.testing.assert_close(score[3:], score[:3])                    # -s scored as s, not as a constant
+    assert net.convs[0].weight.dtype == torch.float32                  # the net itself is left in float32
+
+
+def test_correlation_of_a_constant_sample_is_0_or_what_the_caller_asks():
+    a, b = torch.ones(2, 5), torch.randn(2, 5)
+    assert torch.all(metrics.correlation(a, b) == 0)
+    assert torch.all(torch.isnan(pearson.correlation(a, b, undefined=float("nan"))))

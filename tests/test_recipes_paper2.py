@@ -59,3 +59,27 @@ def test_the_explorers_defaults_are_the_recipe():
     assert attractors.ACTIVATION == R.FIG3_ACTIVATION and attractors.FIT == R.FIG3_FIT
     assert attractors.STEPS == R.FIG3_STEPS["quick"]
     assert set(attractors.AUTOENCODERS.values()) == set(R.FIG3_NETS["quick"].values())
+
+
+def test_the_departures_of_issue_41_are_read_from_the_recipe_with_the_papers_value_beside():
+    """Issue 41: the settings behind the departures notebook 02's table was missing (Fig 1a's schedule and
+    initializations, Fig 2's steps, Fig 4's iterations, Fig 5 / 6's Adam 1e-4 and Fig 6's photos and epoch, Fig 11's
+    activation and steps, D1's way up, Fig 12's net) live in the recipe, each beside a comment citing the paper, and
+    the notebook reads them and lists them as departures."""
+    code = _code()
+    for line in ("GD = recipe.F1_GD", "F1_STEPS = run.pick(**recipe.F1_STEPS)", "recipe.F1_INIT_SMALL, recipe.F1_INIT_LARGE",
+                 "SWISS_STEPS = run.pick(**recipe.SWISS_STEPS)", "F4_T = run.pick(**recipe.F4_T)",
+                 "F5_OPT = recipe.F56_OPT", "F6_OPT = recipe.F56_OPT", "F6_N = run.pick(**recipe.F6_N)", "recipe.F6_BATCH",
+                 "F11_STEPS = run.pick(**recipe.F11_STEPS)", "F11_ACTIVATION = recipe.F11_ACTIVATION", "recipe.D1_UP",
+                 "recipe.F12_NET"):
+        assert line in code, f"notebook 02 no longer reads {line!r}"
+    for setting in ("initialization, Fig 1a", "optimizer and schedule, Fig 1a", "steps, Fig 2", "iterations of R_t, Fig 4",
+                    "D1's way up, Fig 5-7", "optimizer, Fig 5 / 6", "training images, Fig 6", "an epoch, Fig 6",
+                    "activation and steps, Fig 11"):
+        assert f'"{setting}"' in code, f"notebook 02's departures table lacks {setting!r}"
+    src = (Path(R.__file__)).read_text()
+    for name in ("F1_GD", "F1_STEPS", "F1_INIT_SMALL", "F1_INIT_LARGE", "SWISS_STEPS", "F4_T", "F56_OPT", "F6_N",
+                 "F6_BATCH", "F11_ACTIVATION", "F11_STEPS", "D1_UP", "F12_NET"):
+        line = next(ln for ln in src.splitlines() if ln.startswith(f"{name} = "))
+        assert "# paper 2" in line, f"recipes.paper2.{name} does not cite the paper's value beside ours"
+    assert R.F1_GD["optimizer"] == "sgd" and R.F4_T["paper"] == 1000 and R.F6_N["paper"] == 10

@@ -50,3 +50,16 @@ def test_theorem4_one_single_filter_layer_learns_a_full_rank_map(size):
     sv = torch.linalg.svdvals(A.double())
     assert linalg.numerical_rank(A) == size * size and sv.min().item() > 0.9 and sv.max().item() < 1.1
     torch.testing.assert_close(A.double(), torch.eye(size * size, dtype=torch.float64), atol=0.02, rtol=0)
+
+
+def test_table1_falls_with_depth_counts_eigenvalues_equal_within_float32_tolerance_as_ties():
+    """Issue 42 (bug): `p2.table1_depth` compared the third eigenvalues of 2, 5 and 8 layers with a strict `>`, so the
+    committed quick run's seed 3 with 1 filter (0.99982 at 2 layers, 0.99986 at 5, 0.136 at 8: a tie at 1, then a
+    fall) counted as not falling. `linalg.order_with` is the `order` row (Spearman's sign) with the `exact` row's
+    1e-3 relative tolerance for ties."""
+    assert linalg.order_with([0.9998179372781593, 0.9998642210554063, 0.13551518782510275]) < 0
+    assert linalg.order_with([0.99, 0.75, 0.1]) == pytest.approx(-1.0)          # the paper's table
+    assert linalg.order_with([0.1, 0.5, 0.9]) == pytest.approx(1.0)
+    assert linalg.order_with([1.0, 1.0002, 0.9999]) == 0.0                     # all one tie: no order
+    assert linalg.order_with([1.0, 1.01, 0.1]) == pytest.approx(-0.5)          # a rise beyond the tolerance counts
+    assert linalg.tied_ranks([1, 1.0005, 1.0009, 2]) == [2.0, 2.0, 2.0, 4.0]
