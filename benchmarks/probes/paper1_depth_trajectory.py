@@ -25,6 +25,7 @@ import time
 
 import torch
 
+from memlib.fileio import atomic_write_text
 from memlib import data, models, runtime, train, trajectory, weights
 
 PROBE_SEEDS = (100, 101, 102)           # seeds no claim uses (the notebooks' bands are 0-2, the envelope's 10-12, 20-22)
@@ -84,8 +85,7 @@ def main(argv=None) -> dict:
         out["depths"][k] = row
         _print(k, row)
         if a.out:                                   # after every depth: a run stopped by a time limit keeps its rows
-            with open(a.out, "w") as f:
-                json.dump(out, f, indent=1)
+            atomic_write_text(a.out, json.dumps(out, indent=1))   # a temporary name, then renamed
     return out
 
 

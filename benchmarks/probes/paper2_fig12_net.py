@@ -18,6 +18,7 @@ import json
 import numpy as np
 import torch
 
+from memlib.fileio import atomic_write_text
 from memlib import data, models
 from memlib.store import build_model
 
@@ -44,8 +45,7 @@ def main(argv=None) -> dict:
             print(net_name, json.dumps({k: round(v, 4) for k, v in med.items()}),
                   f"kaiming min / xavier max = {kaiming / xavier:.1f}", flush=True)
     if a.out:
-        with open(a.out, "w") as fh:
-            json.dump(out, fh, indent=1)
+        atomic_write_text(a.out, json.dumps(out, indent=1))   # a temporary name, then renamed
     return out
 
 

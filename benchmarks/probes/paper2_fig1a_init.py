@@ -22,6 +22,7 @@ import tempfile
 
 import torch
 
+from memlib.fileio import atomic_write_text
 from memlib import dynamics, linalg, models
 from memlib.recipes import paper2 as recipe
 from memlib.store import Cache, fit_cached_seeds, set_default_cache, untrained
@@ -57,8 +58,7 @@ def main(argv=None) -> dict:
             print(init, layers, json.dumps([{k: round(v, 4) if isinstance(v, float) else v for k, v in r.items()}
                                             for r in rows]), flush=True)
     if a.out:
-        with open(a.out, "w") as fh:
-            json.dump(out, fh, indent=1)
+        atomic_write_text(a.out, json.dumps(out, indent=1))   # a temporary name, then renamed
     return out
 
 

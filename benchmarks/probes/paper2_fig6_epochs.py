@@ -22,6 +22,7 @@ import time
 
 import torch
 
+from memlib.fileio import atomic_write_text
 from memlib import data, fit, metrics, models
 from memlib.recipes import paper2 as recipe
 from memlib.store import build_model
@@ -70,8 +71,7 @@ def main(argv=None) -> dict:
             print(reading, e, "epochs =", step, "steps:", json.dumps([{k: round(v, 4) for k, v in r.items()} for r in row]),
                   f"({time.time() - t0:.0f} s)", flush=True)
     if a.out:
-        with open(a.out, "w") as fh:
-            json.dump(out, fh, indent=1)
+        atomic_write_text(a.out, json.dumps(out, indent=1))   # a temporary name, then renamed
     return out
 
 

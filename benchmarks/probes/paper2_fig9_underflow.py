@@ -19,6 +19,7 @@ import time
 
 import torch
 
+from memlib.fileio import atomic_write_text
 from memlib import dynamics, fit, metrics, models
 from memlib.recipes import paper2 as recipe
 
@@ -51,8 +52,7 @@ def main(argv=None) -> dict:
         out["seeds"][s] = row
         print(s, json.dumps({k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()}))
     if a.out:
-        with open(a.out, "w") as fh:
-            json.dump(out, fh, indent=1)
+        atomic_write_text(a.out, json.dumps(out, indent=1))   # a temporary name, then renamed
     return out
 
 
