@@ -64,3 +64,36 @@ def test_the_sign_test_against_the_binomial_tail_by_brute_force():
     assert pearson.sign_test_p([0.0, 0.0]) == 1.0
     assert pearson.sign_test_p([-1.0] * 10) == pytest.approx(1.0)
     assert math.isnan(pearson.sign_test_p([1.0, float("nan")]))
+
+
+# ---- issue 42, item 2: a control for every claim, which the claim's comparison must fail
+
+def test_a_claim_whose_control_passes_the_same_test_is_not_reproduced():
+    gates = {"g.loss_ratio": [0.01, 0.01, 0.01]}
+    claim = _claim(control="m.untrained", control_is="the same nets untrained")
+    passes = {**gates, "m": [3.0, 3.1, 3.2], "m.untrained": [0.1, 0.2, 0.1]}
+    row = core.evaluate(claim, passes, "quick")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+    tests_nothing = core.evaluate(claim, {**passes, "m.untrained": [3.0, 3.1, 3.2]}, "quick")
+    assert tests_nothing["outcome"] == core.NOT_REPRODUCED and "control passes" in tests_nothing["reason"]
+    assert tests_nothing["control_outcome"] == core.CONTROL_HOLDS
+    unmeasured = core.evaluate(claim, {**gates, "m": [3.0, 3.1, 3.2]}, "quick")
+    assert unmeasured["outcome"] == core.REPRODUCED and unmeasured["control_outcome"] == core.CONTROL_MISSING
+    # a threshold that is another metric: the control is compared with its own counterpart of it
+    paired = _claim(threshold="t", control="m.untrained", control_threshold="t.untrained", control_is="untrained")
+    both = {**gates, "m": [3.0, 3.1, 3.2], "t": [1.0, 1.0, 1.0], "m.untrained": [1.0, 1.0, 1.0],
+            "t.untrained": [0.0, 0.0, 0.0]}
+    assert core.evaluate(paired, both, "quick")["control_outcome"] == core.CONTROL_HOLDS
+    assert core.evaluate(paired, {**both, "t.untrained": [2.0, 2.0, 2.0]}, "quick")["control_outcome"] \
+        == core.CONTROL_FAILS
+    # the log scale applies to the control too: [1.5, 1.9, 1.7] is not a factor of 2
+    logged = _claim(scale="log", control="c", control_is="the other arm")
+    row = core.evaluate(logged, {**gates, "m": [10.0, 23.0, 12.0], "c": [1.5, 1.9, 1.7]}, "quick")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+
+
+def test_a_control_is_named_in_words_and_never_on_a_sanity_check():
+    assert any("control_is" in p for p in _claim(control="m.untrained").problems())
+    assert any("without a control" in p for p in _claim(control_threshold="t").problems())
+    assert any("sanity" in p for p in _claim(control="c", control_is="untrained", about="sanity").problems())
+    assert _claim(control="c", control_is="the same nets untrained").problems() == []

@@ -120,6 +120,12 @@ class Claim:
                threshold this claim applies; shown in the report
     scale      "linear", or "log": the band is judged on log(value) against log(threshold) (the `ratio` and `much`
                rows for positive unbounded quantities: heavy-tailed ratios mean something only on the log scale)
+    control    the metric of a run the statement must FAIL (docs/CLAIM_RULES.md, step 4): an untrained net, another
+               image, the other arm of the comparison. It takes the place of `metric` in the claim's own comparison
+               (`op`, `scale`, and `control_threshold` where given, else `threshold`). A claim whose control passes
+               that comparison tests nothing: it is reported not reproduced, with the control's value
+    control_threshold  the control's counterpart of a threshold that is another metric's key (None: `threshold`)
+    control_is what the control is, in words (shown in the report)
     """
     id: str
     paper: int
@@ -137,6 +143,9 @@ class Claim:
     one_seed: str = ""
     rule: str = ""
     scale: str = "linear"
+    control: str = ""
+    control_threshold: float | str | None = None
+    control_is: str = ""
 
     @property
     def notebook(self) -> str:
@@ -215,6 +224,12 @@ class Claim:
             out.append(f"scale must be one of {SCALES}")
         if self.scale == "log" and not isinstance(self.threshold, str) and not float(self.threshold) > 0:
             out.append("a log-scale claim needs a positive threshold")
+        if self.control and len(self.control_is.strip()) < 10:
+            out.append("a control needs `control_is`: what the control run is, in words")
+        if self.control_threshold is not None and not self.control:
+            out.append("a control_threshold without a control")
+        if self.control and self.about == "sanity":
+            out.append("a sanity check needs no control (it is true by construction and never counted)")
         if self.one_seed and self.about != "trained":
             out.append("a one_seed reason on a claim not about trained nets (only those need a seed band)")
         if self.one_seed and len(self.one_seed.strip()) < 20:
@@ -306,7 +321,8 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
 def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     """One report row: the claim, its measured value, outcome, expected outcome and the reason."""
     row = {**asdict(claim), "notebook": claim.notebook, "fit": [str(g) for g in claim.gates],
-           "value": None, "threshold_value": None, "gate_values": {}, "reason": "", "seeds": None}
+           "value": None, "threshold_value": None, "gate_values": {}, "reason": "", "seeds": None,
+           "control_value": None, "control_threshold_value": None, "control_outcome": ""}
     expected = claim.expected(profile)
     row["expected"] = expected
     row["ledger"] = {p: claim.expected(p) for p in LEDGER_COLUMNS}
@@ -340,15 +356,44 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
         ok, account = band_holds(gv, g.op, gt)
         if not ok:
             return done(NOT_REPRODUCED, f"did not fit: {g.metric} {fmt(gv)}, needs {g.op} {fmt(gt)}")
-    if claim.scale == "log":
-        if any(v is None or not float(v) > 0 for v in _as_list(value) + _as_list(thr)):
-            return done(NOT_REPRODUCED, f"a ratio judged on the log scale is not positive: {fmt(value)} against "
-                                        f"{fmt(thr)}" + (f" — {row['why']}" if row["why"] else ""))
-        ok, account = band_holds([math.log(float(v)) for v in _as_list(value)], claim.op,
-                                 [math.log(float(t)) for t in _as_list(thr)])
-        account = f"on the log scale: {fmt(value)} against {fmt(thr)}; " + account
-    else:
-        ok, account = band_holds(value, claim.op, thr)
+    ok, account = compare(claim, value, thr)
+    if ok is None:
+        return done(NOT_REPRODUCED, account + (f" — {row['why']}" if row["why"] else ""))
+    control = control_result(claim, metrics, thr)
+    row.update(control)
+    if ok and control["control_outcome"] == CONTROL_HOLDS:
+        return done(NOT_REPRODUCED, f"{account}; but its control passes the same test ({claim.control_is}: "
+                                    f"{fmt(control['control_value'])}), so the test does not tell this result from "
+                                    "a run that shows nothing")
     if ok:
         return done(REPRODUCED, account)
     return done(NOT_REPRODUCED, account + (f" — {row['why']}" if row["why"] else ""))
+
+
+CONTROL_FAILS, CONTROL_HOLDS, CONTROL_MISSING = "fails (as it must)", "passes (the test tests nothing)", "not measured"
+
+
+def compare(claim: Claim, value, thr) -> tuple[bool | None, str]:
+    """The claim's comparison of `value` with `thr` on its scale: (holds, account); holds is None where a
+    log-scale value is not positive (no comparison can be made)."""
+    if claim.scale == "log":
+        if any(v is None or not float(v) > 0 for v in _as_list(value) + _as_list(thr)):
+            return None, f"a ratio judged on the log scale is not positive: {fmt(value)} against {fmt(thr)}"
+        ok, account = band_holds([math.log(float(v)) for v in _as_list(value)], claim.op,
+                                 [math.log(float(t)) for t in _as_list(thr)])
+        return ok, f"on the log scale: {fmt(value)} against {fmt(thr)}; " + account
+    return band_holds(value, claim.op, thr)
+
+
+def control_result(claim: Claim, metrics: dict, thr) -> dict:
+    """The claim's control run through the claim's own comparison: its value, threshold and outcome
+    (CONTROL_FAILS, as it must; CONTROL_HOLDS; CONTROL_MISSING; "" for a claim without a control)."""
+    if not claim.control:
+        return {"control_value": None, "control_threshold_value": None, "control_outcome": ""}
+    value = metrics.get(claim.control)
+    cthr = thr if claim.control_threshold is None else _lookup(metrics, claim.control_threshold)
+    out = {"control_value": value, "control_threshold_value": cthr}
+    if value is None or cthr is None:
+        return {**out, "control_outcome": CONTROL_MISSING}
+    ok, _ = compare(claim, value, cthr)
+    return {**out, "control_outcome": CONTROL_HOLDS if ok else CONTROL_FAILS}

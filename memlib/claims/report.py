@@ -154,8 +154,12 @@ def _row_md(r) -> str:
     n = r.get("seeds")
     flag += f" ({n} seed{'s' if n != 1 else ''})" if n is not None and r.get("about") == "trained" else ""
     cell = lambda text: str(text).replace("|", "\\|").replace("\n", " ")   # noqa: E731 - a "|" would split the row
+    rule = f" (rule `{r['rule']}`)" if r.get("rule") else ""
+    control = (f" Control: {r.get('control_is')}: {fmt(r.get('control_value'))}, {r['control_outcome']}."
+               if r.get("control_outcome") else "")
     return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
-            f"{cell(r['statement'])}{' (rule `' + r['rule'] + '`)' if r.get('rule') else ''} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | {cell(r['reason'])} |")
+            f"{cell(r['statement'])}{rule}{cell(control)} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | "
+            f"{cell(r['reason'])} |")
 
 
 def markdown(rows: list[dict]) -> str:
