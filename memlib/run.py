@@ -164,6 +164,12 @@ class Run:
         self.departures = [d for d in self.departures if d["setting"] != setting]
         self.departures.append({"setting": setting, "paper": str(paper), "ours": str(ours), "why": str(why)})
 
+    def departures_from(self, settings) -> None:
+        """Record every departure of a recipe's registered settings at this run's profile (memlib.recipes.settings:
+        ours against the paper's value, and why), in the recipe's order."""
+        for d in settings.departures(self.profile):
+            self.departure(d["setting"], d["paper"], d["ours"], d["why"])
+
     def departures_table(self):
         """This run's departures from the paper as a Markdown table (setting, paper, ours, why)."""
         from IPython.display import Markdown

@@ -10,6 +10,10 @@ steps and at the end; returning True stops training.
 the loop below is the same in both cases: a *trainable* gives the losses of its M models (M = 1 for
 one model) and the loop steps, logs, stops and schedules them.
 
+To read what the loop does to one model without its modes, open `memlib.reference_loop`
+(`train_reference`: the same training in plain steps); tests/test_reference_loop.py keeps `fit`,
+batched `fit_many` and the CUDA graph equal to it.
+
 This module is the loop and its entry points (`fit`, `fit_many`, `_loop`, `TrainingDiverged`). What the loop uses
 lives beside it: one model as a trainable and the data check (`memlib.trainable`), optimizers, learning-rate
 schedules and losses (`memlib.optim`), the history and a callback's state (`memlib.history`). Their names stay

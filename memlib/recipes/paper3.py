@@ -4,12 +4,20 @@ Autoencoders*), by profile: read by notebook 03, its explorer (`memlib.widgets.d
 trained (a cache hit, tested in tests/test_recipes_paper34.py and by the smoke run's tour test).
 
 Each value is a dict {profile: value}, the keyword arguments of `runtime.pick` (`full` falls back to `paper`), or
-one value at every profile. The notebook's departures table says why a profile's value differs from the paper's.
+one value at every profile. Each is registered in SETTINGS with the paper's value, where the paper gives it and why
+ours differs (memlib.recipes.settings): notebook 03's departures table is generated from it.
 """
 from __future__ import annotations
 
+from .settings import NOT_STATED, Settings
+
+SETTINGS = Settings()
+
 # ---------------------------------------------------------------- the images
-SIZE = dict(smoke=8, quick=16, paper=32)                 # paper 3, Sec. 3/5: 32x32 CIFAR-10 images
+SIZE = SETTINGS.add(dict(smoke=8, quick=16, paper=32),   # paper 3, Sec. 3/5: 32x32 CIFAR-10 images
+                    "image size (pixels a side)", paper=32, cite="Sec. 3, 5",
+                    why="cost: a 32x32 colour net's operator is 3072 x 3072, and D_{64,192} trains for minutes per "
+                        "image set on a CPU")
 N_CLASSES = 10                                           # paper 3, Fig 8: 10 images, one per CIFAR-10 class
 
 # ---------------------------------------------------------------- the layers the text does not give (issue 41)
@@ -20,12 +28,32 @@ D_FIELD = dict(kernel=15,      # ours: D's stride-8 layer, 15x15 with padding 7 
                coarse_layers=3,  # ours: 3x3 convolutions on the 4x4 grid (32 / 8 - 1)
                atrous=True)    # ours: ND = D's layers at every pixel, dilated by the stride skipped (Sec. 3: "only differ")
 AB_FIELD = dict(coarse_layers=3, atrous=True)   # the same for D_{a,b} / ND_{a,b} / NLD / NLND (Sec. 5: "3 ... stride 2")
+SETTINGS.note("layers of D and ND (Fig 2a)",
+              paper="in a figure not in the text; kernel 3 (Sec. 2), stride 8 (Sec. 3)",
+              ours=f"D: conv {D_FIELD['kernel']}x{D_FIELD['kernel']} stride 8, {D_FIELD['coarse_layers']} 3x3 convs on "
+                   "the 4x4 grid, x8 upsampling, 2 convs; ND: the same layers at every pixel (a-trous: dilated by the "
+                   "stride skipped)",
+              why="assumed (models.network_d): the fewest that let every output pixel see every input pixel at 32x32 "
+                  "and the stride-8 layer read every pixel (tests/test_paper3_field.py); a 3x3 kernel at stride 8 "
+                  "reads 9 of 64 pixels")
+SETTINGS.note("layers of D_{a,b} (Fig 5)",
+              paper="in a figure not in the text; 3 stride-2 convs, x8 upsampling (Sec. 5)",
+              ours=f"3 stride-2 convs, {AB_FIELD['coarse_layers']} 3x3 convs on the downsampled grid (b filters), x8 "
+                   "upsampling, 3 a-filter convs and the output conv; ND_{a,b}: a-trous",
+              why="assumed (models.conv_autoencoder): the coarse convs let every output pixel see every input pixel "
+                  "at 32x32; three a-filter convs are the fewest that let D_{a,b} fit an image")
 
 # ---------------------------------------------------------------- Sec. 3, Fig 2-4: DS, D and ND
-DS_STEPS = dict(smoke=60, quick=2000, paper=2000)        # paper 3, Sec. 3: 2000 iterations (DS, D, ND)
+DS_STEPS = SETTINGS.add(dict(smoke=60, quick=2000, paper=2000),   # paper 3, Sec. 3: 2000 iterations (DS, D, ND)
+                        "iterations of DS, D and ND", paper=2000, cite="Sec. 3", why="smoke: CI only")
 DS_LR = 1e-3              # ours: Sec. 3 gives no optimizer; Adam (Sec. 5's optimizer) at lr 1e-3, not Sec. 5's 1e-4
-D_FILTERS = dict(smoke=8, quick=32, paper=128)           # paper 3, Sec. 3: 128 filters in D and ND
-D_STOPS = dict(smoke=[10, 50], quick=[10, 100, 1000, 2000], paper=[10, 100, 1000, 2000])  # paper 3, Fig 3
+SETTINGS.add(f"Adam, lr {DS_LR:g}", "optimizer of DS, D and ND", paper=NOT_STATED, cite="Sec. 3",
+             why="ours: Adam is Sec. 5's optimizer, but Sec. 5's lr is 1e-4; 1e-3 is our choice for Sec. 3's 2000 "
+                 "iterations")
+D_FILTERS = SETTINGS.add(dict(smoke=8, quick=32, paper=128),      # paper 3, Sec. 3: 128 filters in D and ND
+                         "filters per layer of D and ND", paper=128, cite="Sec. 3", why="cost")
+D_STOPS = SETTINGS.add(dict(smoke=[10, 50], quick=[10, 100, 1000, 2000], paper=[10, 100, 1000, 2000]),  # paper 3, Fig 3
+                       "training stops of D and ND", paper=[10, 100, 1000, 2000], cite="Fig 2-3", why="smoke: CI only")
 OPTIMIZER = "adam"        # paper 3, Sec. 5: Adam (Sec. 3 gives no optimizer: Adam there too); every net here
 INITS = ("xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal")  # paper 3, Sec. 3 / App. E
 # paper 3, Sec. 3: "initialized using the default in the PyTorch deep learning library, namely each layer's weights
@@ -35,23 +63,61 @@ INITS = ("xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal")
 # Fig 6 and App. D (OTHER_INIT, metrics `<figure>.pytorch_init.*`) and says which reproduces what.
 DEFAULT_INIT = "uniform_per_layer_params"
 OTHER_INIT = "default"    # PyTorch's actual default, measured beside the text's for Fig 2, Fig 6 and App. D
+SETTINGS.note("\"default\" initialization",
+              paper="U(-a, a), a = 1/sqrt(P), P the layer's number of parameters (Sec. 3), called PyTorch's default",
+              ours="the text's U(+-1/sqrt(P)); PyTorch's actual U(+-1/sqrt(fan_in)), sqrt(c_out) times larger, also "
+                   "trained for Fig 2, Fig 6 and App. D",
+              why="the text and PyTorch disagree: both measured (metrics *.pytorch_init.*, the paragraph 'Which "
+                  "initialization reproduces what')")
 
 # ---------------------------------------------------------------- Sec. 5, Fig 6 and App. D: D_{a,b} and ND_{a,b}
-AB = dict(smoke=(4, 12), quick=(64, 192), paper=(64, 192))       # paper 3, Fig 6: D_{64,192}
+AB = SETTINGS.add(dict(smoke=(4, 12), quick=(64, 192), paper=(64, 192)),   # paper 3, Fig 6: D_{64,192}
+                  "(a, b) of D_{a,b}", paper=(64, 192), cite="Fig 6", why="smoke: CI only")
 ND_AB = (4, 4)                                                   # paper 3, Fig 6: ND_{4,4}
-AB_LR = dict(smoke=1e-3, quick=1e-4, paper=1e-4)                 # paper 3, Sec. 5: Adam, lr 1e-4
-AB_STEPS = dict(smoke=100, quick=6000, paper=20_000)             # paper 3, Sec. 5: up to 20,000 epochs
+AB_LR = SETTINGS.add(dict(smoke=1e-3, quick=1e-4, paper=1e-4),   # paper 3, Sec. 5: Adam, lr 1e-4
+                     "Adam lr of D_{a,b} and ND_{a,b}", paper=1e-4, cite="Sec. 5",
+                     why="smoke: a few steps, a larger lr")
+APPD_AB = SETTINGS.add(dict(smoke=(4, 12), quick=(16, 48), paper=(64, 128)),   # paper 3, App. D: D_{64,128}
+                       "(a, b) of App. D's D_{a,b}", paper=(64, 128), cite="App. D", why="cost")
+APPD_LR = SETTINGS.add(dict(smoke=1e-3, quick=1e-3, paper=1e-4),   # paper 3, Sec. 5: lr 1e-4
+                       "Adam lr of App. D's D_{a,b}", paper=1e-4, cite="Sec. 5",
+                       why="quick and smoke: a smaller net, trained at 1e-3")
+AB_STEPS = SETTINGS.add(dict(smoke=100, quick=6000, paper=20_000),   # paper 3, Sec. 5: up to 20,000 epochs
+                        "most steps of D_{a,b} and ND_{a,b}", paper=20_000, cite="Sec. 5, App. D", why="cost")
 AB_UNTIL = 1e-3                                  # paper 3, Sec. 5: train until the loss is "around 1e-3"
-APPD_AB = dict(smoke=(4, 12), quick=(16, 48), paper=(64, 128))   # paper 3, App. D: D_{64,128}
-APPD_LR = dict(smoke=1e-3, quick=1e-3, paper=1e-4)   # paper 3, Sec. 5: lr 1e-4 (quick: smaller net, 1e-3)
 APPD_UNTIL = 1e-3                                # paper 3, Sec. 5 / App. D: train to "around 1e-3"
+SETTINGS.note("stopping rule", paper="until the loss decreased by less than 1e-4, or 20,000 epochs; to a loss "
+                                     "'around 1e-3' (Sec. 5)",
+              ours=f"until the loss is below {AB_UNTIL:g} (App. D: {APPD_UNTIL:g}) or the step budget ends",
+              why="the text's 'around 1e-3'; its decrease-below-1e-4 test is not applied (memlib's fit stops at a "
+                  "loss, not at a plateau), so a net that plateaus above 1e-3 trains to the step budget")
 
 # ---------------------------------------------------------------- Sec. 5, Fig 7-8, 11: NLD and NLND
-NL_AB = dict(smoke=(4, 12), quick=(16, 48), paper=(128, 128))    # paper 3, Fig 7: NLD_{128,128}
-NL_STEPS = dict(smoke=40, quick=3000, paper=20_000)              # paper 3, Sec. 5: up to 20,000 epochs
-NL_LR = dict(smoke=1e-3, quick=1e-3, paper=1e-4)     # paper 3, Sec. 5: lr 1e-4 (quick: smaller nets, 1e-3)
+NL_AB = SETTINGS.add(dict(smoke=(4, 12), quick=(16, 48), paper=(128, 128)),   # paper 3, Fig 7: NLD_{128,128}
+                     "(a, b) of NLD and NLND", paper=(128, 128), cite="Fig 7-8", why="cost")
+NL_STEPS = SETTINGS.add(dict(smoke=40, quick=3000, paper=20_000),   # paper 3, Sec. 5: up to 20,000 epochs
+                        "most steps of NLD and NLND", paper=20_000, cite="Sec. 5", why="cost")
+NL_LR = SETTINGS.add(dict(smoke=1e-3, quick=1e-3, paper=1e-4),   # paper 3, Sec. 5: lr 1e-4
+                     "Adam lr of NLD and NLND", paper=1e-4, cite="Sec. 5",
+                     why="quick and smoke: smaller nets, trained at 1e-3")
 
 # ---------------------------------------------------------------- Fig 1: the U-Net
-UNET_LEVELS = dict(smoke=2, quick=3, paper=4)            # Ulyanov et al.: 5 levels on large images
-UNET_CHANNELS = dict(smoke=8, quick=32, paper=128)       # Ulyanov et al.: 128 channels
-UNET_STEPS = dict(smoke=30, quick=2000, paper=2000)      # paper 3, Fig 1: 2000 iterations
+UNET_LEVELS = SETTINGS.add(dict(smoke=2, quick=3, paper=4),   # Ulyanov et al.: 5 levels on large images
+                           "U-Net levels", paper=5, cite="Fig 1: Ulyanov et al.'s U-Net",
+                           why="cost, and 5 stride-2 levels would take a 16x16 image below one pixel; full and "
+                               "paper: 4 on 32x32")
+SETTINGS.add(SIZE, "U-Net image size", paper=32, cite="Fig 1 (CIFAR-10)", why="as every image of this profile")
+UNET_CHANNELS = SETTINGS.add(dict(smoke=8, quick=32, paper=128),   # Ulyanov et al.: 128 channels
+                             "U-Net channels", paper=128, cite="Fig 1: Ulyanov et al.'s U-Net", why="cost")
+UNET_STEPS = SETTINGS.add(dict(smoke=30, quick=2000, paper=2000),   # paper 3, Fig 1: 2000 iterations
+                          "U-Net iterations", paper=2000, cite="Fig 1", why="smoke: CI only")
+SETTINGS.note("U-Net skip connections", paper="Ulyanov et al.'s large-hole inpainting net (Fig 1: 'the same as')",
+              ours="none (skip=0)",
+              why="as we read Ulyanov et al.'s inpainting setting; with skip connections the input passes through")
+SETTINGS.note("U-Net BatchNorm at test", paper="not stated (Fig 1)",
+              ours="each test input normalized by its own statistics (train-mode BatchNorm, one image per batch)",
+              why="as in training, where the batch is the one image")
+SETTINGS.note("U-Net output", paper="not stated (Fig 1)", ours="1x1 conv and a sigmoid",
+              why="Ulyanov et al.'s output layer")
+SETTINGS.note("U-Net optimizer", paper="not stated (Fig 1)", ours="Adam, lr 1e-3",
+              why="a common choice; the paper gives none")
