@@ -218,3 +218,29 @@ def best_abs_corr(f: torch.nn.Module, inputs: torch.Tensor, images: torch.Tensor
     r = torch.stack([correlation(out, t.unsqueeze(0).double(), undefined=float("nan")).abs()
                      for t in images.detach().cpu()])          # (M, N)
     return r.max(0).values if not torch.isnan(r).any() else torch.where(torch.isnan(r).any(0), torch.nan, r.max(0).values)
+
+
+# ---------------------------------------------------------------- controls (issue 42, item 2)
+
+def attractor_fraction(f: Callable, train: torch.Tensor, eps: float) -> float:
+    """Paper 2, Theorem 2 with its precondition: the share of training examples (M, ...) that are attractors of `f`,
+    i.e. fixed points within `eps` (`fixed_point_distance`) at which the Jacobian's largest |eigenvalue| is below 1.
+    For a net whose every training example is a fixed point (the claims' fit gate) this is the logged
+    `thm2.<net>.attractor_fraction`; for the untrained twin it is the claim's control (the radius alone is no
+    attractor test at a point that is not a fixed point). Radii are computed only at the fixed points."""
+    fixed = fixed_point_distance(f, train) < eps
+    if not fixed.any():
+        return 0.0
+    return (jacobian_radii(f, train[fixed]) < 1).sum().item() / len(train)
+
+
+def relative_rest(magnitudes, n: int) -> float:
+    """Paper 2's memorization spectrum (Tables 1-2, Fig 7-8) made free of the operator's scale: the (n+1)-th largest
+    |eigenvalue| over the n-th. A fitted net's n largest are its images' (1), so this is its "rest"
+    (`linalg.memorization_spectrum`); an untrained net's scale is its initialization's, so its rest is read against
+    its own n largest: a spectrum shaped 1, ..., 1, [small] before any training scores small here."""
+    v = magnitudes if torch.is_tensor(magnitudes) else torch.tensor(magnitudes, dtype=torch.float64)
+    v = v.abs().double().flatten().sort(descending=True).values     # complex eigenvalues: their magnitudes
+    if not 0 < n < len(v):
+        raise MemlibError(f"relative_rest needs 0 < n < {len(v)} eigenvalues, got n={n}")
+    return (v[n] / v[n - 1]).item() if v[n - 1] > 0 else float("nan")

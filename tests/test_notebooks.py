@@ -71,6 +71,15 @@ def test_smoke_report(smoke_results):
     assert (out / "smoke" / "report.md").read_text().startswith("# Reproduction report")
 
 
+@pytest.mark.device
+def test_smoke_logs_the_controls_of_paper_2(smoke_results):
+    """Issue 42, item 2: where notebook 02 measures a claim, it measures the claim's control (tests/test_controls_paper2.py)."""
+    from test_controls_paper2 import missing_controls
+    out, _ = smoke_results
+    metrics = decode(json.loads((out / "smoke" / "02_attractors" / "metrics.json").read_text()))
+    assert not missing_controls(metrics)
+
+
 def test_tour_is_stripped_short_and_not_a_reproduction():
     """notebooks/00_tour.ipynb (`python -m memlib serve`): never executed by `run` nor counted by the report,
     stored without outputs, on the memlib kernel, every code cell one or two lines of memlib calls."""

@@ -79,6 +79,8 @@ def test_a_claim_whose_control_passes_the_same_test_is_not_reproduced():
     assert tests_nothing["control_outcome"] == core.CONTROL_HOLDS
     unmeasured = core.evaluate(claim, {**gates, "m": [3.0, 3.1, 3.2]}, "quick")
     assert unmeasured["outcome"] == core.REPRODUCED and unmeasured["control_outcome"] == core.CONTROL_MISSING
+    nan = core.evaluate(claim, {**passes, "m.untrained": [0.1, float("nan"), 0.1]}, "quick")
+    assert nan["control_outcome"] == core.CONTROL_MISSING          # NaN is no measurement, not a failing control
     # a threshold that is another metric: the control is compared with its own counterpart of it
     paired = _claim(threshold="t", control="m.untrained", control_threshold="t.untrained", control_is="untrained")
     both = {**gates, "m": [3.0, 3.1, 3.2], "t": [1.0, 1.0, 1.0], "m.untrained": [1.0, 1.0, 1.0],

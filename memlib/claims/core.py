@@ -393,7 +393,7 @@ def control_result(claim: Claim, metrics: dict, thr) -> dict:
     value = metrics.get(claim.control)
     cthr = thr if claim.control_threshold is None else _lookup(metrics, claim.control_threshold)
     out = {"control_value": value, "control_threshold_value": cthr}
-    if value is None or cthr is None:
-        return {**out, "control_outcome": CONTROL_MISSING}
+    if value is None or cthr is None or any(v is None or math.isnan(float(v)) for v in _as_list(value) + _as_list(cthr)):
+        return {**out, "control_outcome": CONTROL_MISSING}     # a NaN (an underflowed net) measures nothing
     ok, _ = compare(claim, value, cthr)
     return {**out, "control_outcome": CONTROL_HOLDS if ok else CONTROL_FAILS}

@@ -16,8 +16,10 @@ Untrained baseline (issue 27): every attractor / point-map score is also measure
 architecture, seed and initial weights, same inputs and measure: `<metric>.untrained`), and the claim's
 threshold is `<metric>.bar`, the paper's bar or the untrained score moved 0.05 past it (`dynamics.UNTRAINED_MARGIN`,
 fixed before measuring), whichever is stricter, per seed for a seed band. Theorem 2's radius test has no such
-baseline: it is asked only of training examples that are fixed points (the gate), which an untrained net's are
-not; Fig 4's claims compare trained nets with each other. The "new photos" of Fig 1b, 5 and 6 are other
+baseline in its threshold: it is asked only of training examples that are fixed points (the gate), which an
+untrained net's are not; Fig 4's claims compare trained nets with each other. Each claim's control (issue 42: a run
+its comparison must fail) is in `CONTROLS` below: there Theorem 2's is the untrained net's share of attractors (fixed
+point and radius < 1) and Fig 4's the same pair of nets untrained. The "new photos" of Fig 1b, 5 and 6 are other
 photographs than the training ones (`data.TEST_PHOTOS`), not crops of them.
 """
 from dataclasses import replace
@@ -231,4 +233,65 @@ RULES_OF = {
     "p2.thm3_limit": "near",                  # the eigenvalue tends to ||x||^2/(||x||^2+1): within 10 % of 0.2 at least
     "p2.thm3_trend": "more",                  # the gap shrinks as the width grows: the ends
 }
-CLAIMS = [replace(c, rule=c.rule or RULES_OF[c.id]) for c in CLAIMS]
+
+
+# Each claim's control (issue 42, item 2; docs/CLAIM_RULES.md, step 4): a run its own comparison must FAIL, chosen from
+# the claim's words before any number was looked at. Convention: `<metric>.untrained` is the same measure of the same
+# nets at their initial weights (`store.untrained`). A claim whose threshold is `<metric>.bar` (issue 27) has that
+# untrained twin as its control: the bar is the paper's or the twin's score moved 0.05 past it, so the control fails
+# by construction (the threshold already holds it) and the report shows its value beside the claim (`with_control`).
+UNTRAINED_BAR = "the same nets at their initial weights, measured alike (the bar already holds it: it fails by construction)"
+CONTROLS = {
+    "p2.fig1a_contractive": dict(
+        control="fig1a.large.layers2.max_slope",
+        control_is="the same 2-layer net trained alike from the paper's large initialization (Kaiming normal), which "
+                   "the paper says is not contractive at the training points (App. I.2; Fig 1a, upper left)"),
+    "p2.fig1a_iteration": dict(
+        control="fig1a.large.layers2.converged_fraction", control_threshold="fig1a.large.layers2.converged_fraction.bar",
+        control_is="the 2-layer net trained from the large initialization (the paper's contrast, App. I.2), iterated "
+                   "alike, against its own untrained twin's bar"),
+    "p2.fig1a_deep_stronger": dict(
+        control="fig1a.layers6.max_slope.untrained", control_threshold="fig1a.layers2.max_slope.untrained",
+        control_is="the deep and the shallow net at their initial weights: 'learned' flatness, not the architecture's"),
+    # Theorem 1's A starts at 0, so its untrained twin fails both by construction (relative error 1, rank 0); the
+    # paper's own contrast, a non-zero start (App. I.2: "noisy memorization"), would be a stronger control but needs
+    # one more training per seed, which this change does not add
+    "p2.thm1_min_norm": dict(
+        control="thm1.rel_err_to_min_norm.untrained",
+        control_is="A untrained (A = 0, where gradient descent starts) against the same minimum-norm solution"),
+    "p2.thm1_rank": dict(
+        control="thm1.rank_minus_span.untrained", control_is="A untrained (A = 0): its rank against dim span X"),
+    **{cid: dict(control=f"thm2.{net}.attractor_fraction.untrained",
+                 control_is="the same net untrained: the share of its training examples that are attractors in Theorem "
+                            "2's sense, fixed points within EPS (the fit gate's measure) with Jacobian radius < 1 "
+                            "(dynamics.attractor_fraction)")
+       for cid, net in (("p2.thm2_swiss", "swiss"), ("p2.thm2_fig3a", "fig3a"), ("p2.thm2_fig3b", "fig3b"))},
+    **{f"p2.fig4_{kind}": dict(
+        control=f"fig4.{big}.R_final.untrained", control_threshold=f"fig4.{small}.R_final.untrained",
+        control_is=f"the {big} and the {small} net at their initial weights, iterated alike: R_T before training")
+       for kind, big, small in (("width", "widest", "narrowest"), ("depth", "deepest", "shallowest"))},
+    "p2.thm3_limit": dict(
+        control="thm3.max_abs_err_narrowest",
+        control_is="the narrowest net, trained alike: the limit k -> infinity is not its (the claim must tell the "
+                   "widest net from it)"),
+}
+# Claims without a control, and why (tests/test_controls_paper2.py keeps every other claim with one).
+NO_CONTROL = {
+    "p2.thm3_trend": "the comparison is already between two arms (the widest against the narrowest net); the only "
+                     "other run is the same nets untrained, whose W2 = 0 gives eigenvalue 0 at every width: their gaps "
+                     "are the prediction itself at both ends, equal, so the strict '<' fails them only as a tie, which "
+                     "tells nothing about the width (p2.thm3_limit's control, the narrowest net, is the other arm)",
+}
+
+
+def with_control(c: Claim, controls: dict) -> Claim:
+    """The claim with its control: its entry in `controls`, else the untrained twin where the threshold is
+    `<metric>.bar`."""
+    if c.id in controls:
+        return replace(c, **controls[c.id])
+    if c.threshold == f"{c.metric}.bar" and c.about != "sanity":
+        return replace(c, control=f"{c.metric}.untrained", control_is=UNTRAINED_BAR)
+    return c
+
+
+CLAIMS = [with_control(replace(c, rule=c.rule or RULES_OF[c.id]), CONTROLS) for c in CLAIMS]

@@ -6,6 +6,7 @@ large fully connected autoencoder, in the paper's order. Fit gates and the untra
 from dataclasses import replace
 
 from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
+from .paper2 import with_control
 
 # Tables 1-2 and Fig 9/10 train until the loss is below 1e-6 (App. F; `until_loss`) at a constant rate, with the same
 # images, initialization, optimizer and learning rate at every profile but smoke: quick's nets reach that loss before
@@ -300,4 +301,33 @@ RULES_OF = {
     "p2.fig11_near_zero_test_error": "fit",   # the paper's test MSE 0.00159
     "p2.fig11_test_trajectories_reach_train": "some",   # "test images whose trajectories converge to training examples"
 }
-CLAIMS = [replace(c, rule=c.rule or RULES_OF[c.id]) for c in CLAIMS]
+
+
+# Each claim's control (issue 42, item 2), as `paper2.CONTROLS`; the claims whose threshold is `<metric>.bar` take the
+# untrained twin there (`paper2.with_control`). A linear net's memorization spectrum (1, ..., 1, [small]) is read on
+# an untrained net against its own top n |eigenvalues| (`dynamics.relative_rest`): the absolute rest of a net started
+# "as close to zero as possible" is small before any training, and would pass a test that looks at the rest alone.
+SPECTRUM_UNTRAINED = ("the same net at its initial weights, its |eigenvalues| beyond the top n read against the n-th "
+                      "(dynamics.relative_rest; a fitted net's top n are its images' 1): a spectrum already shaped 1, "
+                      "[small] before training")
+CONTROLS = {
+    "p2.table1_no_memorization": dict(
+        control="table2.s3.n3.rest_max",
+        control_is="the other arm: Table 2's 3x3 net with three examples and 10 layers, past the paper's depth bound, "
+                   "which the paper says memorizes (its largest |eigenvalue| beyond its images')"),
+    "p2.table1_depth": dict(
+        control="table1.depth_order_fraction.untrained",
+        control_is="the same nine nets at their initial weights, each third |eigenvalue| read against its second "
+                   "(dynamics.relative_rest; a fitted net's top two are 1): does it fall with depth before training?"),
+    "p2.table1_filters": dict(
+        control="table1.max_depth_spread",
+        control_is="the other arm of the table: the spread of the third eigenvalue across the depths at one filter "
+                   "count, which the paper's rows show large (.98 to .08)"),
+    **{c.id: dict(control=f"{c.metric}.untrained", control_is=SPECTRUM_UNTRAINED) for c in CLAIMS
+       if c.metric.endswith(".rest_max") and c.about != "sanity"},   # Table 2's rows, Fig 7's D1 and Fig 8's D2
+    "p2.fig11_near_zero_test_error": dict(
+        control="fig11.test_mse.untrained", control_is="the same 7 x 512 nets at their initial weights"),
+}
+# Claims without a control, and why (tests/test_controls_paper2.py keeps every other claim with one).
+NO_CONTROL: dict = {}
+CLAIMS = [with_control(replace(c, rule=c.rule or RULES_OF[c.id]), CONTROLS) for c in CLAIMS]

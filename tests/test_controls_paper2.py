@@ -1,0 +1,112 @@
+"""Issue 42, item 2, for paper 2: every claim that is not a sanity check carries a control (a run its own comparison
+must fail: docs/CLAIM_RULES.md, step 4), or is listed in its module's NO_CONTROL with the reason; and notebook 02
+logs every control it names. The notebook's keys are read from its source (string literals and f-strings, with the
+`.untrained` / `.bar` pair `dynamics.untrained_bar` adds); `missing_controls` checks a run's metrics (the suite's
+shared smoke run: tests/test_notebooks.py)."""
+from __future__ import annotations
+
+import ast
+import re
+
+import nbformat
+import pytest
+
+from memlib.claims import PAPER2, core
+from memlib.claims import paper2, paper2_conv
+from memlib.cli.common import NOTEBOOK_DIR
+
+NO_CONTROL = {**paper2.NO_CONTROL, **paper2_conv.NO_CONTROL}
+# Controls the smoke profile does not measure although it measures their claim: (control key -> why)
+NOT_AT_SMOKE = {"table2.s3.n3.rest_max": "smoke's Table 2 has only the 2x2 row (T2_ROWS); quick and paper run the 3x3 rows"}
+
+
+def _control_keys(c: core.Claim) -> list[str]:
+    return [c.control] + ([c.control_threshold] if isinstance(c.control_threshold, str) else [])
+
+
+def test_every_paper2_claim_but_the_sanity_checks_has_a_control_or_a_reason():
+    ids = {c.id for c in PAPER2}
+    assert set(NO_CONTROL) <= ids, f"NO_CONTROL names claims that do not exist: {sorted(set(NO_CONTROL) - ids)}"
+    for c in PAPER2:
+        assert not c.problems(), (c.id, c.problems())
+        if c.about == "sanity":
+            assert not c.control and c.id not in NO_CONTROL, f"{c.id}: a sanity check needs no control"
+        elif c.id in NO_CONTROL:
+            assert not c.control, f"{c.id} has a control and is listed without one"
+            assert len(NO_CONTROL[c.id]) > 60, f"{c.id}: say why no control exists"
+        else:
+            assert c.control and len(c.control_is) >= 10, f"{c.id} has no control (a run its comparison must fail)"
+            assert c.control != c.metric, f"{c.id}: its control is the claim's own metric"
+
+
+def _notebook_key_patterns(name: str = "02_attractors") -> list[re.Pattern]:
+    """Every metric key notebook `name` can log, as patterns: its string constants and f-strings ({...} -> any text)
+    that name something, each also with `.untrained` and `.bar` appended (`dynamics.untrained_bar(key, ...)` logs
+    those two). A superset (any string of the notebook), so the check is that a control's key can be built there."""
+    nb = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
+    patterns = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, ast.JoinedStr):
+                text = "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?" for v in node.values)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "." in node.value:
+                text = re.escape(node.value)
+            else:
+                continue
+            if re.search(r"[a-z]{2}", text.replace(".+?", "")):     # a name, not a bare placeholder ("{x}", "{a}.{b}")
+                patterns.add(text)
+    return [re.compile(p + suffix) for p in patterns for suffix in ("", r"\.untrained", r"\.bar")]
+
+
+def test_notebook_02_logs_every_control_its_claims_name():
+    patterns = _notebook_key_patterns()
+    for c in PAPER2:
+        for key in (_control_keys(c) if c.control else []):
+            assert any(p.fullmatch(key) for p in patterns), f"{c.id}: notebook 02 logs no metric {key!r}"
+
+
+def test_the_key_patterns_tell_a_logged_key_from_one_that_is_not():
+    patterns = _notebook_key_patterns()
+    for logged in ("fig11.test_mse.untrained", "fig4.widest.R_final.untrained", "table1.max_depth_spread",
+                   "fig2.last.converged_fraction.bar", "thm2.fig3a.attractor_fraction.untrained"):
+        assert any(p.fullmatch(logged) for p in patterns), logged
+    assert not any(p.fullmatch("table1.no_such_metric") for p in patterns)
+
+
+def missing_controls(metrics: dict) -> list[str]:
+    """The paper-2 controls a run did not log although it logged their claim's metric (less NOT_AT_SMOKE)."""
+    return [f"{c.id}: {key}" for c in PAPER2 if c.control and c.metric in metrics
+            for key in _control_keys(c) if key not in metrics and key not in NOT_AT_SMOKE]
+
+
+def test_missing_controls_reads_a_run_metrics():
+    claim = next(c for c in PAPER2 if c.id == "p2.fig4_width")
+    assert missing_controls({}) == []                                  # nothing measured: nothing missing
+    assert missing_controls({claim.metric: [0.5]}) == [f"{claim.id}: {claim.control}", f"{claim.id}: {claim.control_threshold}"]
+    assert missing_controls({claim.metric: [0.5], claim.control: [0.0], claim.control_threshold: [0.0]}) == []
+
+
+# ---- the two measures the controls add (memlib/dynamics.py)
+
+def test_attractor_fraction_asks_a_fixed_point_and_a_radius_below_one():
+    import torch
+    from memlib import dynamics
+    x = torch.tensor([[0.3], [0.7]])
+    towards_03 = lambda z: 0.5 * z + 0.15                         # fixed point 0.3 (slope 0.5); 0.7 is not fixed
+    assert dynamics.attractor_fraction(towards_03, x, 0.01) == 0.5
+    assert dynamics.attractor_fraction(lambda z: 2.0 * z - 0.3, x, 0.01) == 0.0    # 0.3 fixed, but a repeller (slope 2)
+    assert dynamics.attractor_fraction(lambda z: z, x, 0.01) == 0.0                # identity: fixed, radius 1
+    assert dynamics.attractor_fraction(lambda z: 0.0 * z, x, 0.01) == 0.0          # contractive, no fixed point
+
+
+def test_relative_rest_reads_the_rest_against_the_top_n():
+    import math
+    import torch
+    from memlib import dynamics, linalg
+    fitted = [1.0, 1.0, 0.01, 0.001]
+    assert dynamics.relative_rest(fitted, 2) == pytest.approx(linalg.memorization_spectrum(fitted, 2)[1]) == 0.01
+    assert dynamics.relative_rest([3e-3, 1e-3, 1e-4], 1) == pytest.approx(1 / 3)   # small, but not shaped 1, [small]
+    assert dynamics.relative_rest(torch.tensor([2j, 1.0, 0.5]), 2) == 0.5      # complex eigenvalues: magnitudes
+    assert math.isnan(dynamics.relative_rest([0.0, 0.0, 0.0], 1))
