@@ -6,13 +6,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from memlib.recipes import paper3
+from memlib.recipes import paper2, paper3
 from memlib.recipes.settings import NOT_STATED, Settings
 from memlib.runtime import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-REGISTERED = {"paper3": paper3}     # the recipes whose notebook generates its departures table
+REGISTERED = {"paper2": paper2, "paper3": paper3}   # notebooks that generate their departures
 
 
 def test_a_setting_is_listed_exactly_where_ours_differs_from_the_papers():
@@ -50,3 +50,15 @@ def test_notebook_03_records_its_departures_from_the_recipe_not_by_hand():
     assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
     # only the data source, which depends on what the data root holds, is recorded by hand
     assert sum(c.count("run.departure(") for c in cells) == 1
+
+
+def test_notebook_02_records_its_departures_from_the_recipe_and_reads_every_setting_there():
+    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / "02_attractors.ipynb", 4).cells
+             if c.cell_type == "code"]
+    assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
+    # only the two data sets, which depend on what the data root holds, are recorded by hand
+    assert sum(c.count("run.departure(") for c in cells) == 2
+    picks = [ln.strip() for c in cells for ln in c.splitlines() if "run.pick(" in ln]
+    assert len(picks) >= 60 and all("run.pick(**recipe." in ln for ln in picks), picks
+    # the settings the table does not list (seed bands, inputs, iterations shown) are registered too
+    assert paper2.UNLISTED.problems() == [] and len(paper2.UNLISTED) >= 20   # measurement choices only
