@@ -75,3 +75,24 @@ def heatmap_rows(trajectories: dict) -> tuple[list, list[int]]:
         rows.append([band_summary([{"corr_identity": ci[j], "corr_constant": cc[j]}
                                    for ci, cc in zip(t["corr_identity"], t["corr_constant"])]) for j in cols])
     return rows, steps
+
+
+def road_ends(roads: dict, prefix: str = "fig3a") -> dict:
+    """The metrics of where each depth's trajectory stands at the end: `roads` is {probe set: {depth:
+    band_trajectory}}. Per depth and probe set, each score one kept step before the end and at the end (per seed),
+    the step before the end, and whether the band is still moving towards the constant map (`still_moving`, on the
+    first probe set). A training that kept one step only (an untrained audit) has its end as its step before."""
+    out = {}
+    first = next(iter(roads))
+    for depth in roads[first]:
+        for name, by_depth in roads.items():
+            road = by_depth[depth]
+            for score in ("corr_constant", "corr_identity"):
+                out[f"{prefix}.depth{depth}.road.{name}.{score}.before_end"] = [v[-2 if len(v) > 1 else -1]
+                                                                                for v in road[score]]
+                out[f"{prefix}.depth{depth}.road.{name}.{score}.end"] = [v[-1] for v in road[score]]
+        steps = roads[first][depth]["steps"]
+        out[f"{prefix}.depth{depth}.road.before_end_step"] = steps[-2 if len(steps) > 1 else -1]
+        out[f"{prefix}.depth{depth}.road.still_moving_to_constant"] = float(
+            still_moving(steps, roads[first][depth]["corr_constant"]))
+    return out

@@ -80,6 +80,15 @@ def test_smoke_logs_the_controls_of_paper_2(smoke_results):
     assert not missing_controls(metrics)
 
 
+@pytest.mark.device
+def test_smoke_logs_the_controls_of_paper_1(smoke_results):
+    """Issue 42, item 2: where notebook 01 measures a claim, it measures the claim's control (tests/test_controls_paper1.py)."""
+    from test_controls_paper1 import missing_controls
+    out, _ = smoke_results
+    metrics = decode(json.loads((out / "smoke" / "01_identity_vs_constant" / "metrics.json").read_text()))
+    assert missing_controls(metrics) == {}
+
+
 def test_tour_is_stripped_short_and_not_a_reproduction():
     """notebooks/00_tour.ipynb (`python -m memlib serve`): never executed by `run` nor counted by the report,
     stored without outputs, on the memlib kernel, every code cell one or two lines of memlib calls."""

@@ -35,3 +35,18 @@ def test_a_band_trajectory_scores_each_kept_step_as_the_net_held_then():
     assert kept == [0, 10, 30] and rows[0][2]["corr_constant_seeds"] == pytest.approx([c[-1] for c in road["corr_constant"]])
     with pytest.raises(ValueError, match="kept no weights"):
         trajectory.map_trajectory(nets[0], train.History(), probes, x)
+
+
+def test_road_ends_reads_the_step_before_the_end_and_survives_one_kept_step():
+    from memlib.trajectory import road_ends
+    road = {"steps": [10, 100, 1000], "corr_constant": [[0.1, 0.2, 0.5], [0.0, 0.1, 0.12]],
+            "corr_identity": [[0.9, 0.8, 0.3], [0.9, 0.9, 0.85]]}
+    m = road_ends({"rho0": {20: road}, "test": {20: road}})
+    assert m["fig3a.depth20.road.rho0.corr_constant.before_end"] == [0.2, 0.1]
+    assert m["fig3a.depth20.road.test.corr_identity.end"] == [0.3, 0.85]
+    assert m["fig3a.depth20.road.before_end_step"] == 100
+    assert m["fig3a.depth20.road.still_moving_to_constant"] == 1.0          # seed 0 gained 0.3 in its last stretch
+    one = {"steps": [0], "corr_constant": [[0.0]], "corr_identity": [[0.4]]}   # an untrained audit keeps step 0 only
+    m = road_ends({"rho0": {8: one}})
+    assert m["fig3a.depth8.road.rho0.corr_identity.before_end"] == [0.4] and m["fig3a.depth8.road.before_end_step"] == 0
+    assert m["fig3a.depth8.road.still_moving_to_constant"] == 0.0

@@ -1,30 +1,42 @@
 """Paper 1 — Zhang et al., "Identity Crisis" (ICLR 2020), the ConvNet sweeps and internals: other input sizes (Fig 3b,
 18, 19), training image size (Fig 4a), channels (Fig 4b, 23-26), filters, initializations and optimizers (Fig 27-30),
 and the inside of the deep ConvNets (Fig 10-22). The conventions, readings of the paper's words and ledger constants
-are `paper1`'s; `memlib.claims` lists these after `paper1.CLAIMS`, in the paper's order of this module.
+are `paper1`'s (each claim names its row of the rule from words to tests, `rule=`; a test changed to follow its row
+says so in a comment, "issue 42: was ..."; every claim but a sanity check names its control); `memlib.claims` lists
+these after `paper1.CLAIMS`, in the paper's order of this module.
 """
-from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
-from .paper1 import FIG30_ONE_SEED, FULL_NOT_RUN, QUICK_NR, RR  # noqa: F401
+from dataclasses import replace
+
+from .core import FIT_RATIO, NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
+from .paper1 import FIG30_ONE_SEED, FULL_NOT_RUN, OTHER_SEEDS, QUICK_NR, RR, UNTRAINED  # noqa: F401
+from .rules import BEGINS_GAP, MOST_FRACTION, MUCH_FACTOR, MUCH_GAP, NEAR_SCORE   # the levels of the rows the changed tests apply
 
 CLAIMS: list[Claim] = [
     # ------------------------------------------------------------------ Fig 3b, 18, 19: other input sizes
     Claim('p1.fig18_identity_on_larger_inputs', 1, 'Fig 18 / App. H.1',
           quote='We found that the learned identity map generally holds up against larger (than the training) input sizes.',
-          statement="The 5-layer ConvNet trained on 28x28 copies test inputs larger than 28 px (42..112): mean corr to the "
-                    "identity over these sizes > 0.8 (per seed)",
-          metric='fig18.depth5.larger.corr_identity', op='>', threshold=0.8, expect=RR,
-          fit=(fitted('fig18.depth5'),)),
+          statement="The 5-layer ConvNet trained on 28x28 copies most test inputs larger than 28 px (42..112): over the "
+                    "items (each test input at each size above 28 px), the fraction whose prediction correlates at "
+                    "least 0.8 with its input is > 0.5 (per seed)",
+          # issue 42: 'generally holds up' is the row `most` (more than half of the items) over the row `is` (r >= 0.8);
+          # was the mean corr to the identity over the sizes > 0.8. Upsampled inputs are smoother, so any net's
+          # correlation rises with the size: the control is the same statistic of the nets untrained
+          metric='fig18.depth5.larger.frac_identity', op='>', threshold=MOST_FRACTION, rule='most', expect=RR,
+          fit=(fitted('fig18.depth5'),), control='fig18.depth5.larger.frac_identity.untrained', control_is=UNTRAINED),
     Claim('p1.fig18_small_inputs_worse', 1, 'Fig 18 / App. H.1',
           quote='However, on small inputs, the predictions no longer match well with the inputs.',
           statement='On inputs of half the training size or less (7 and 14 px) the 5-layer ConvNet no longer copies the '
                     'input: its best corr to the identity over these sizes < 0.8 (per seed)',
-          metric='fig18.depth5.small.corr_identity', op='<', threshold=0.8, expect=RR,
-          fit=(fitted('fig18.depth5'),)),
+          metric='fig18.depth5.small.corr_identity', op='<', threshold=0.8, rule='is', expect=RR,
+          fit=(fitted('fig18.depth5'),), control='fig18.depth5.size28.corr_identity',
+          control_is="the same nets on test inputs of the training size, 28 px"),
     Claim('p1.fig3b_constant_slightly_smaller', 1, 'Fig 3b',
           quote='The learned constant map holds up for input dimensions slightly smaller ... than the trained image.',
           statement="The 20-layer ConvNet's constant map holds on 24 px inputs: corr to the digit resized to 24 px > 0.8 "
                     "(per seed)",
-          metric='fig18.depth20.size24.corr_constant', op='>', threshold=0.8, expect=QUICK_NR,
+          metric='fig18.depth20.size24.corr_constant', op='>', threshold=0.8, expect=QUICK_NR, rule='is',
+          control='fig18.depth5.size24.corr_constant',
+          control_is="the 5-layer ConvNets, which learn the identity, on the same 24 px inputs",
           fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, on 24 px inputs the corr to the resized digit is {fig18.depth20.size24.corr_constant:.2f}")),
     Claim('p1.fig3b_constant_wide_range', 1, 'Fig 3b / App. H.1',
           quote='The learned constant map holds up for input dimensions slightly smaller ... than the trained image. ... '
@@ -32,7 +44,9 @@ CLAIMS: list[Claim] = [
           statement="The 20-layer ConvNet's constant map holds from slightly smaller than the training size (24 px, as "
                     "p1.fig3b_constant_slightly_smaller; Sec. 3 says the map holds only down to 'slightly smaller') up to "
                     "twice it (56 px): the smallest corr to the resized digit over 24..56 px > 0.8 (per seed)",
-          metric='fig3b.depth20.range24_56.corr_constant', op='>', threshold=0.8, expect=QUICK_NR,
+          metric='fig3b.depth20.range24_56.corr_constant', op='>', threshold=0.8, rule='is', expect=QUICK_NR,
+          control='fig18.depth5.range24_56.corr_constant',
+          control_is="the 5-layer ConvNets, which learn the identity, over the same sizes (24..56 px)",
           fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, over 24-56 px the smallest corr to the resized digit is {fig3b.depth20.range24_56.corr_constant:.2f} (at 28 px: {fig18.depth20.size28.corr_constant:.2f})")),
     Claim('p1.fig19_grows_from_borders', 1, 'Fig 3b / Fig 19',
           quote='The Figure suggests that the network starts from the outside, where the artifacts due to the boundary '
@@ -47,6 +61,7 @@ CLAIMS: list[Claim] = [
                     "inputs, per seed). An untrained net's boundary artifacts alone, which fill its output's border "
                     "band, do not pass",
           metric='fig19.trained.centre_gain', op='>', threshold='fig19.untrained.centre_gain', expect=QUICK_NR,
+          rule='more', control='fig19.untrained_other.centre_gain', control_is=OTHER_SEEDS,
           fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, on 56 px inputs the centre's share of the structure goes from {fig19.trained.centre_share_start:.2f} (layer 15) to {fig19.trained.centre_share_output:.2f} (the output), a gain of {fig19.trained.centre_gain:.2f} against {fig19.untrained.centre_gain:.2f} for the same nets untrained")),
 
     # ------------------------------------------------------------------ Fig 4a: training image size
@@ -55,14 +70,17 @@ CLAIMS: list[Claim] = [
                 'increased network depth.',
           statement='Trained on 7x7, 14x14 and 28x28 images, the 20-layer ConvNet correlates more with its digit on rho = 0 '
                     'probes than the 1-layer one, at every size: the smallest gain over the sizes > 0 (per seed)',
-          metric='fig4a.min_size.constant_gain', op='>', threshold=0.0, expect=QUICK_NR,
+          metric='fig4a.min_size.constant_gain', op='>', threshold=0.0, rule='more', expect=QUICK_NR,
+          control='fig4a.min_size.constant_gain.untrained', control_is=UNTRAINED,
           fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
     Claim('p1.fig4a_less_identity_with_depth', 1, 'Fig 4a',
           quote='All three show more bias toward the constant function and less bias toward the identity function with '
                 'increased network depth.',
           statement='At every training size the 20-layer ConvNet correlates less with the identity on rho = 0 probes than '
                     'the 1-layer one: the smallest drop over the sizes > 0 (per seed)',
-          metric='fig4a.min_size.identity_loss', op='>', threshold=0.0, expect=QUICK_NR,
+          metric='fig4a.min_size.identity_loss', op='>', threshold=0.0, rule='more', expect=QUICK_NR,
+          control='fig4a.min_size.identity_loss.untrained',
+          control_is=f"{UNTRAINED}: random convolutions may lose the input with depth by themselves",
           fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
     Claim('p1.fig4a_small_images_accentuate', 1, 'Fig 4a',
           quote='However, smaller input grids accentuate the effect, likely because the training image has fewer pixels '
@@ -70,6 +88,8 @@ CLAIMS: list[Claim] = [
           statement='Averaged over depths (1, 3, 5, 20 in quick), nets trained on 7x7 correlate more with their digit on '
                     'rho = 0 probes than nets trained on 28x28 (per seed)',
           metric='fig4a.size7.mean.corr_constant', op='>', threshold='fig4a.size28.mean.corr_constant', expect=QUICK_NR,
+          rule='more', control='fig4a.size7.mean.corr_constant.untrained',
+          control_threshold='fig4a.size28.mean.corr_constant.untrained', control_is=UNTRAINED,
           fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
 
     # ------------------------------------------------------------------ Fig 4b, 23-26: channels
@@ -77,36 +97,46 @@ CLAIMS: list[Claim] = [
           quote='The heatmap is consistent with the visualizations, showing that the 5-layer ConvNet fails to approximate '
                 'the identity function when only three channels are used in each convolution layer.',
           statement='The 3-channel 5-layer ConvNet does not approximate the identity on the test inputs (corr < 0.8, per seed)',
-          metric='fig23.thinnest.test.corr_identity', op='<', threshold=0.8, expect=QUICK_NR,
-          fit=(fitted('fig23.thinnest'),),
+          metric='fig23.thinnest.test.corr_identity', op='<', threshold=0.8, rule='is', expect=QUICK_NR,
+          fit=(fitted('fig23.thinnest'),), control='fig23.widest.test.corr_identity',
+          control_is="the widest channel count swept, which the paper says copies the test inputs",
           why=("quick on MNIST (1,500 clipped SGD steps): the 3-channel nets end at {fig23.thinnest.loss_ratio:%} of the zero prediction's loss (the fit rule is 5 %, every seed); their corr to the identity on the test inputs is {fig23.thinnest.test.corr_identity:.2f}")),
     Claim('p1.fig4b_three_channels_fit', 1, 'Fig 4b',
           quote='Underfitting is not an issue for the small network because it reconstructs the training image (first '
                 'column) correctly.',
           statement="The 3-channel 5-layer ConvNet fits the training digit: final MSE < 5 % of the zero prediction's (per "
                     "seed). The same nets are Fig 24's 5-layer row",
-          metric='fig23.thinnest.loss_ratio', op='<', threshold=0.05, expect=RR, fit=(fitted('fig23.thinnest'),),
+          metric='fig23.thinnest.loss_ratio', op='<', threshold=0.05, rule='fit', expect=RR,
+          fit=(fitted('fig23.thinnest'),), control='fig24.deepest.loss_ratio',
+          control_is="the deepest 3-channel nets trained with the same settings, which the paper says fail to converge",
           why=("quick on MNIST: final MSE {fig23.thinnest.loss_ratio:%} of the zero prediction's after 1,500 clipped SGD steps (the rule is 5 % for every seed)")),
     Claim('p1.fig4b_1024_channels_identity', 1, 'Fig 4b / Fig 23',
           quote='The aggressively over-parameterized network with 1024 channels (~25M parameters per middle-layer '
                 'convolution module) does not seem to suffer from overfitting',
           statement='The widest 5-layer ConvNet swept (paper 1,024 channels; quick 32) approximates the identity on the '
                     'test inputs (corr > 0.8, per seed)',
-          metric='fig23.widest.test.corr_identity', op='>', threshold=0.8, expect=RR,
-          fit=(fitted('fig23.widest'),)),
+          metric='fig23.widest.test.corr_identity', op='>', threshold=0.8, rule='is', expect=RR,
+          fit=(fitted('fig23.widest'),), control='fig23.widest.test.corr_identity.untrained', control_is=UNTRAINED),
     Claim('p1.fig24_thin_deep_fails', 1, 'Fig 24',
           quote='The 3-channel ConvNets beyond 8 layers fail to converge during training.',
-          statement="The 11-layer 3-channel ConvNet fails to converge: final MSE > 50 % of the zero prediction's (per seed); "
-                    "gated on the 5-layer 3-channel net fitting with the same settings",
-          metric='fig24.depth11.loss_ratio', op='>', threshold=0.5, expect=QUICK_NR, fit=(fitted('fig23.thinnest'),),
-          why=("quick on MNIST (1,500 clipped SGD steps): the gate, the 3-channel 5-layer nets fitting the digit, reads {fig23.thinnest.loss_ratio:%} of the zero prediction's loss (5 % for every seed); the 11-layer 3-channel nets end at {fig24.depth11.loss_ratio:%} of it (the claim: above 50 %)")),
+          statement="The 11-layer 3-channel ConvNet fails to converge: final MSE above 5 % of the zero prediction's, the "
+                    "fit rule's own level (per seed); gated on the 5-layer 3-channel net fitting with the same settings",
+          # issue 42: 'fail to converge' is the negation of the row `fit` (not below 5 % of the zero prediction's loss);
+          # was above 50 %
+          metric='fig24.depth11.loss_ratio', op='>', threshold=FIT_RATIO, rule='fit', expect=QUICK_NR,
+          fit=(fitted('fig23.thinnest'),), control='fig23.thinnest.loss_ratio',
+          control_is="the 5-layer 3-channel nets trained with the same settings, which fit",
+          why=("quick on MNIST (1,500 clipped SGD steps): the gate, the 3-channel 5-layer nets fitting the digit, reads {fig23.thinnest.loss_ratio:%} of the zero prediction's loss (5 % for every seed); the 11-layer 3-channel nets end at {fig24.depth11.loss_ratio:%} of it (the claim: above 5 %)")),
     Claim('p1.fig25_wide_init_smoother', 1, 'Fig 25 / Fig 26',
           quote='From the visualizations of the intermediate layers, the 128-channel ConvNet already behave more smoothly '
                 'than the 3-channel ConvNet at initialization.',
           statement="At initialization the hidden layers of the wide 5-layer ConvNet (paper 128 channels; quick 32) are "
                     "smoother than the 3-channel net's: mean roughness of their top-singular-vector maps on the test "
                     "panel (neighbour differences over twice the variance; white noise 1) is lower (per seed)",
-          metric='fig25.wide.init_roughness', op='<', threshold='fig25.thin.init_roughness', expect=RR, about='init'),
+          metric='fig25.wide.init_roughness', op='<', threshold='fig25.thin.init_roughness', rule='more', expect=RR,
+          about='init', control='fig25.thin_other.init_roughness',
+          control_is="a 3-channel band of other seeds (each seed + 100) in the wide nets' place: the same width, so "
+                     "no smoother"),
 
     # ------------------------------------------------------------------ Fig 27-30: filters, initializations, optimizers
     Claim('p1.fig27_larger_filters_blurrier', 1, 'Fig 27 / Fig 28',
@@ -117,16 +147,20 @@ CLAIMS: list[Claim] = [
                     "next, the smallest fall > 0 (per seed). The paper notes the correlation 'is not very good at "
                     "distinguishing images with different levels of blurry'; an MSE to the identity mixes blur with "
                     "every other error",
-          metric='fig27.blur_step.test.sharpness_drop', op='>', threshold=0.0, expect=RR,
-          fit=(fitted('fig27.all'),)),
+          metric='fig27.blur_step.test.sharpness_drop', op='>', threshold=0.0, rule='order', expect=RR,
+          fit=(fitted('fig27.all'),), control='fig27.blur_step.test.sharpness_drop.untrained',
+          control_is=f"{UNTRAINED}: larger random filters may average more by themselves"),
     Claim('p1.fig27_huge_filters_constant', 1, 'Fig 27 / Fig 28',
           quote='With extremely large filter sizes that cover the whole inputs, the ConvNets start to bias towards the '
                 'constant function.',
-          statement='With 57x57 filters (each sees the whole 28x28 input) the 5-layer ConvNet correlates more with the '
-                    'digit than with the input on rho = 0 probes (per seed). Quick stops at 13x13 filters (a 57x57 '
-                    'filter costs over 100x a 5x5 one)',
-          metric='fig27.cover.rho0.corr_constant', op='>', threshold='fig27.cover.rho0.corr_identity',
-          expect=FULL_NOT_RUN, fit=(fitted('fig27.cover'),),
+          statement='With 57x57 filters (each sees the whole 28x28 input) the 5-layer ConvNet starts to bias towards the '
+                    'digit on rho = 0 probes: its corr to the constant map is at least 0.1 above that of the same net '
+                    'with 5x5 filters (per seed). Quick stops at 13x13 filters (a 57x57 filter costs over 100x a 5x5 one)',
+          # issue 42: 'start to bias towards' is the row `begins` (moved >= 0.1 towards the map from the point of
+          # comparison, here the 5x5 filters); was the corr to the constant map above the corr to the identity
+          metric='fig27.cover.rho0.constant_gain', op='>=', threshold=BEGINS_GAP, rule='begins',
+          expect=FULL_NOT_RUN, fit=(fitted('fig27.cover'),), control='fig27.cover.rho0.constant_gain.untrained',
+          control_is=UNTRAINED,
           basis={"quick": "not run: quick's filters stop at 13x13 (notebook 01's FILTER_SIZES); fig27.cover needs a filter "
                           "that sees the whole input (the paper's 57x57, over 100x a 5x5 filter's cost)",
                  "full": "not run: the full profile's filters stop at 29x29 (notebook 01's FILTER_SIZES), and fig27.cover "
@@ -136,8 +170,10 @@ CLAIMS: list[Claim] = [
             statement=f"Initialized with {name}, the 5-layer ConvNet correlates more with the identity than with the "
                       "constant map on rho = 0 probes: corr to the identity minus corr to the constant map > 0 (per "
                       "seed; gated on this scheme's own nets fitting the digit)",
-            metric=f'fig29.{scheme}.rho0.identity_minus_constant', op='>', threshold=0.0,
-            expect=RR, fit=(fitted(f'fig29.{scheme}'),))
+            metric=f'fig29.{scheme}.rho0.identity_minus_constant', op='>', threshold=0.0, rule='bias',
+            expect=RR, fit=(fitted(f'fig29.{scheme}'),),
+            control=f'fig29.{scheme}.rho0.identity_minus_constant.untrained',
+            control_is=f"{UNTRAINED}, initialized by the same scheme")
       for scheme, name in (('paper_default', "the paper's default N(0, 1/(fan_in fan_out))"),
                            ('xavier_normal', 'Xavier normal N(0, 2/(fan_in + fan_out))'),
                            ('xavier_uniform', 'Xavier uniform'),
@@ -145,46 +181,71 @@ CLAIMS: list[Claim] = [
                            ('kaiming_uniform', 'Kaiming uniform'))],
     Claim('p1.fig29_kaiming_artifacts', 1, 'Fig 29 / App. H.3',
           quote='But Kaiming init produces heavy artifacts on test predictions.',
-          statement='Both Kaiming schemes give a larger MSE to the identity on the test inputs than every other scheme '
-                    'whose nets fit the digit: smallest Kaiming MSE minus the largest MSE of the other schemes that fit '
-                    '(per seed) > 0; gated on the Kaiming nets fitting and on at least 2 other schemes fitting (a '
-                    'scheme that does not fit predicts near 0, an error that says nothing about artifacts)',
-          metric='fig29.kaiming_minus_fitted_others.test.mse_identity', op='>', threshold=0.0,
+          statement='Both Kaiming schemes give a much larger MSE to the identity on the test inputs than every other '
+                    'scheme whose nets fit the digit: the smallest Kaiming MSE over the largest MSE of the other schemes '
+                    'that fit is at least 2 (per seed, on the log scale); gated on the Kaiming nets fitting and on at '
+                    'least 2 other schemes fitting (a scheme that does not fit predicts near 0, an error that says '
+                    'nothing about artifacts)',
+          # issue 42: 'heavy artifacts' is the row `much` (a factor >= 2 on a positive quantity, on the log scale); was
+          # the difference of the MSEs > 0
+          metric='fig29.kaiming_over_fitted_others.test.mse_identity', op='>=', threshold=MUCH_FACTOR, scale='log',
+          rule='much', control='fig29.default_over_fitted_others.test.mse_identity',
+          control_is="PyTorch's default scheme in Kaiming's place: its MSE to the identity over the largest of the "
+                     "other fitted schemes' (neither Kaiming nor itself)",
           expect={"quick": NR, "paper": R}, fit=(fitted('fig29.kaiming'), 'fig29.fitted_others >= 2'),
           basis={"paper": "predicted: the paper profile trains every scheme the paper's 2,000,000 steps at 128 channels, "
                           "the setting of the figure that shows the artifacts; quick stops each net at 1 % of the zero "
                           "prediction's loss, and measured no such artifacts (the why)"},
           why="quick: with every scheme trained until it fits (Fig 29's rule, within its step budget), the "
-              "smaller Kaiming MSE to the identity on the test inputs minus the largest of the other schemes' is "
-              "{fig29.kaiming_minus_fitted_others.test.mse_identity:.3f} (one value per seed): Kaiming's predictions "
-              "are not further from the input than the others' beyond the seed spread"),
+              "smaller Kaiming MSE to the identity on the test inputs over the largest of the other schemes' is "
+              "{fig29.kaiming_over_fitted_others.test.mse_identity:.3f} (one value per seed; their difference: "
+              "{fig29.kaiming_minus_fitted_others.test.mse_identity:.3f})"),
     Claim('p1.fig30_optimizers_differ', 1, 'Fig 30 / App. H.3',
           quote='confirm that different optimizers find different global minimizers',
           statement="Among the optimizers whose nets fit the digit (at least 2), the band means of corr to the identity on "
                     "rho = 0 probes span more than 3 seed standard deviations (the largest band's)",
           metric='fig30.fitted.rho0.corr_identity_range', op='>', threshold='fig30.fitted.rho0.corr_identity_3std',
-          expect=RR, fit=('fig30.fitted_optimizers >= 2',), one_seed=FIG30_ONE_SEED),
+          rule='more', expect=RR, fit=('fig30.fitted_optimizers >= 2',), one_seed=FIG30_ONE_SEED,
+          control='fig30.fitted.rho1.corr_identity_range', control_threshold='fig30.fitted.rho1.corr_identity_3std',
+          control_is="the same fitted optimizers on the rho = 1 probes (the training digit, which every fitted net "
+                     "reproduces)"),
     Claim('p1.fig30_optimizers_drastic', 1, 'Fig 30 / App. H.3',
           quote='those minimizers show drastically different inductive biases on test examples',
-          statement='Among the optimizers that fit the digit (at least 2), corr to the constant map on rho = 0 probes '
-                    'spans more than 0.3',
-          metric='fig30.fitted.rho0.corr_constant_range', op='>', threshold=0.3, expect=QUICK_NR,
-          fit=('fig30.fitted_optimizers >= 2',), why=('quick on MNIST: the {fig30.fitted_optimizers} optimizers that fit differ in corr to the constant map on rho = 0 probes by {fig30.fitted.rho0.corr_constant_range:.3f} at most: beyond seed noise in the corr to the identity (p1.fig30_optimizers_differ) but not drastically'), one_seed=FIG30_ONE_SEED),
+          statement='Among the optimizers that fit the digit (at least 2), the inductive biases on rho = 0 probes differ '
+                    'by at least 0.3 seed by seed (each seed index starts every optimizer from the same weights): the '
+                    'larger, over the corr to the identity and the corr to the constant map, of the largest minus the '
+                    'smallest fitted optimizer\'s score, as a band',
+          # issue 42: 'drastically different' is the row `much` (a gap >= 0.3 on a [0, 1] score, per seed, as a band);
+          # 'inductive biases' are both maps the paper scores. Was the range of the band means of the corr to the
+          # constant map alone > 0.3, judged once (no band)
+          metric='fig30.fitted.rho0.bias_gap', op='>=', threshold=MUCH_GAP, rule='much', expect=QUICK_NR,
+          fit=('fig30.fitted_optimizers >= 2',), control='fig30.fitted.rho1.bias_gap',
+          control_is="the same fitted optimizers on the rho = 1 probes (the training digit, which every fitted net "
+                     "reproduces)",
+          why=('quick on MNIST: among the {fig30.fitted_optimizers} optimizers that fit, the larger gap of the two scores on rho = 0 probes is {fig30.fitted.rho0.bias_gap:.3f} seed by seed (the band means span {fig30.fitted.rho0.corr_identity_range:.3f} in corr to the identity, {fig30.fitted.rho0.corr_constant_range:.3f} in corr to the constant map)')),
 
     # ------------------------------------------------------------------ Fig 10-22: inside the ConvNets
     Claim('p1.fig10_untrained_collapse', 1, 'Fig 10',
           quote='at random initialization, the smoothing effect makes the representations beyond around layer 5-6 almost '
                 'useless for our simple classifier',
-          statement="The averaging classifier's error on layers 7-20 of the untrained 20-layer ConvNet is closer to chance "
-                    "than to the raw input's (per seed)",
-          metric='fig10.untrained.err_beyond6', op='>', threshold='fig10.midpoint', expect=RR, about='init'),
+          statement="The averaging classifier's error on layers 7-20 of the untrained 20-layer ConvNet is near chance "
+                    "(ten classes: 0.9): within 0.2 of it, i.e. at least 0.7 (mean over those layers, per seed)",
+          # issue 42: 'almost useless' (an error near chance) is the row `near` (within 0.2 on a [0, 1] score); was
+          # closer to chance than to the raw input's error (the midpoint)
+          metric='fig10.untrained.err_beyond6', op='>=', threshold=round(0.9 - NEAR_SCORE, 2), rule='near', expect=RR,
+          about='init', control='fig10.untrained.err_bottom6',
+          control_is="layers 1-6 of the same untrained nets, before the smoothing the sentence describes"),
     Claim('p1.fig10_shallow_keeps_information', 1, 'Fig 10',
           quote='if a layer represents the identity function, then the representation at that layer will have similar '
                 'error rate to the raw representation',
           statement="The trained 3-layer ConvNet's output keeps the input's class: the classifier's error on it is closer to "
                     "the raw input's than to chance (per seed)",
-          metric='fig10.shallow.err_output', op='<', threshold='fig10.midpoint', expect=RR,
-          fit=(fitted('fig3a.depth3'),)),
+          # issue 42, the test unchanged: the row `bias`. 'similar error rate to the raw representation', set by the
+          # sentence against 'error rate close to random' for a collapsed layer, says which of the two it is nearer
+          # ('similar' is no word of the row `near`)
+          metric='fig10.shallow.err_output', op='<', threshold='fig10.midpoint', rule='bias', expect=RR,
+          fit=(fitted('fig3a.depth3'),), control='fig10.shallow.err_output.untrained',
+          control_is=f"{UNTRAINED}: a random 3-layer ConvNet may keep the class as well"),
     Claim('p1.fig10_trained_curves_concave', 1, 'Fig 10',
           quote='After training, as the error rates for the output layers decrease, the curves generally form "concave" '
                 'patterns.',
@@ -192,13 +253,18 @@ CLAIMS: list[Claim] = [
                     "layers or more) whose largest interior error exceeds both the input's and the output's by more than "
                     "two binomial standard errors (1 / sqrt(test digits)) is > 0.5 (per seed; every depth must fit). "
                     "The untrained net's curve only rises (fig10.untrained.cap_shaped)",
-          metric='fig10.cap_fraction', op='>', threshold=0.5, expect=RR, fit=(fitted('fig3a.all'),)),
+          metric='fig10.cap_fraction', op='>', threshold=MOST_FRACTION, rule='most', expect=RR, fit=(fitted('fig3a.all'),),
+          control='fig10.untrained.cap_shaped',
+          control_is="the untrained 20-layer nets' curves (1 for a cap-shaped curve, per seed)"),
     Claim('p1.fig10_deep_output_collapses', 1, 'Fig 10',
           quote='if the a layer collapses to the constant function, then the corresponding representation will have error '
                 'rate close to random',
           statement="The trained 20-layer ConvNet's output (the constant map) is useless to the classifier: error closer to "
                     "chance than to the raw input's (per seed)",
-          metric='fig10.deepest.err_output', op='>', threshold='fig10.midpoint', expect=QUICK_NR,
+          # issue 42: 'error rate close to random' is the row `near` (within 0.2 of chance); the test (closer to chance
+          # than to the raw input's error) is left as it was while the claim is re-judged
+          metric='fig10.deepest.err_output', op='>', threshold='fig10.midpoint', expect=QUICK_NR, rule='near',
+          control='fig10.shallow.err_output', control_is="the 3-layer ConvNets' output, which the paper says keeps the input",
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output's error is {fig10.deepest.err_output:.2f} against the midpoint {fig10.midpoint:.2f}")),
     Claim('p1.fig10_deep_bottom_improves', 1, 'Fig 10',
           quote='for the case of 20 layers, the curve shows that the bottom few layers do get small improvements in error '
@@ -206,29 +272,42 @@ CLAIMS: list[Claim] = [
           statement="Training lowers the classifier's mean error over layers 1-6 of the 20-layer ConvNet below its own "
                     "initialization's (per seed)",
           metric='fig10.deepest.err_bottom6', op='<', threshold='fig10.untrained.err_bottom6', expect=QUICK_NR,
+          rule='more', control='fig10.untrained_other.err_bottom6', control_is=OTHER_SEEDS,
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the mean error over layers 1-6 is {fig10.deepest.err_bottom6:.2f}, at initialization {fig10.untrained.err_bottom6:.2f} (the first layer moved by {fig15.deepest.first_layer:.1e} relative to its initial weights)")),
     Claim('p1.fig11_untrained_wipes_input', 1, 'Fig 11',
           quote='The shape of the input images are (visually) wiped out after around 8 layers of (random) convolution.',
           statement='In the untrained 20-layer ConvNet the top-singular-vector maps of layers 9-20 correlate < 0.5 with the '
                     'input (mean over those layers, per seed)',
-          metric='fig11.untrained.input_corr_beyond8', op='<', threshold=0.5, expect=RR, about='init'),
+          metric='fig11.untrained.input_corr_beyond8', op='<', threshold=0.5, rule='random', expect=RR, about='init',
+          control='fig11.untrained.input_corr_upto8',
+          control_is="layers 1-8 of the same untrained nets, before the shape is wiped out"),
     Claim('p1.fig12_shallow_keeps_input', 1, 'Fig 12',
           quote='After training, the network approximately renders an identity function at the output, and the '
                 'intermediate activations also become less blurry.',
-          statement="In the trained shallow ConvNet (paper 7 layers; quick 5) the input's structure is visible at every "
-                    "layer: the channel most correlated with the input correlates > 0.5 with it at every layer (per seed)",
-          metric='fig12.shallow.input_corr_min', op='>', threshold=0.5, expect=RR, fit=(fitted('fig12.shallow'),)),
+          statement="In the trained shallow ConvNet (paper 7 layers; quick 5) the intermediate layers become less blurry "
+                    "than at initialization: the least input-like layer (the channel most correlated with the input; "
+                    "its corr with it, smallest over the layers) correlates more with the input than in the same net "
+                    "untrained (per seed)",
+          # issue 42: 'also become less blurry' is the row `more` against the nets at initialization; was the smallest
+          # corr over the layers > 0.5, a level the sentence does not state
+          metric='fig12.shallow.input_corr_min', op='>', threshold='fig12.shallow.input_corr_min.untrained', rule='more',
+          expect=RR, fit=(fitted('fig12.shallow'),), control='fig12.shallow.input_corr_min.untrained_other',
+          control_is=OTHER_SEEDS),
     Claim('p1.fig13_mid_not_identity', 1, 'Fig 13',
           quote='Next we show a 14-layer ConvNet, which fails to learn the identity function.',
           statement='The trained 14-layer ConvNet does not approximate the identity on the test inputs (corr < 0.8, per seed)',
-          metric='fig3a.depth14.test.corr_identity', op='<', threshold=0.8, expect=QUICK_NR, fit=(fitted('fig3a.depth14'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
+          metric='fig3a.depth14.test.corr_identity', op='<', threshold=0.8, expect=QUICK_NR, fit=(fitted('fig3a.depth14'),),
+          rule='is', control='fig3a.shallow.test.corr_identity',
+          control_is="the shallow ConvNets (up to 6 layers; the smallest corr over them), which learn the identity",
+          why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
     Claim('p1.fig13_mid_recovers_upper', 1, 'Fig 13',
           quote='However, it manages to recover meaningful information in the higher layer activations that were '
                 '(visually) lost in the random initialization.',
           statement="In the 14-layer ConvNet, layers 9-14's top-singular-vector maps correlate more with the input after "
                     "training than at initialization (mean over those layers, per seed)",
           metric='fig13.mid.input_corr_beyond8', op='>', threshold='fig13.mid_untrained.input_corr_beyond8', expect=RR,
-          fit=(fitted('fig3a.depth14'),),
+          fit=(fitted('fig3a.depth14'),), rule='more', control='fig13.mid_untrained_other.input_corr_beyond8',
+          control_is=OTHER_SEEDS,
           why=("quick on MNIST: layers 9-14's top-singular maps correlate {fig13.mid.input_corr_beyond8:.2f} with the input after training, {fig13.mid_untrained.input_corr_beyond8:.2f} at initialization")),
     Claim('p1.fig14_deep_builds_digit', 1, 'Fig 14',
           quote="Instead, the network start from scratch and constructs the digit '7' from empty and predict everything "
@@ -236,31 +315,48 @@ CLAIMS: list[Claim] = [
           statement="The trained 20-layer ConvNet's output correlates more with the training digit than with the input "
                     "(per seed)",
           metric='fig14.deepest.output_digit_corr', op='>', threshold='fig14.deepest.output_input_corr', expect=QUICK_NR,
+          rule='bias', control='fig3a.depth3.test.corr_constant', control_threshold='fig3a.depth3.test.corr_identity',
+          control_is="the 3-layer ConvNets' output on the same test inputs, which the paper says copies them",
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output correlates {fig14.deepest.output_digit_corr:.2f} with the digit, {fig14.deepest.output_input_corr:.2f} with the input")),
     Claim('p1.fig14_layer8_clearer', 1, 'Fig 11 / Fig 14',
           quote='However, note that around layer-8, we see the activations depict slightly more clear structures than the '
                 'randomly initialized network.',
-          statement="Layer 8 of the trained 20-layer ConvNet correlates more with the input than layer 8 of the same net at "
-                    "initialization (top-singular-vector maps, per seed)",
-          metric='fig14.deepest.input_corr_layer8', op='>', threshold='fig11.untrained.input_corr_layer8',
+          statement="Layer 8 of the trained 20-layer ConvNet correlates slightly more with the input than layer 8 of the "
+                    "same net at initialization (top-singular-vector maps): the gain is above 0 and below 0.3, i.e. "
+                    "fig14.deepest.layer8_slightly = min(gain, 0.3 - gain) > 0 (per seed)",
+          # issue 42: 'slightly more clear' is the row `slightly` (> 0 and, on a [0, 1] score, below 0.3); was the gain
+          # > 0 alone
+          metric='fig14.deepest.layer8_slightly', op='>', threshold=0.0, rule='slightly',
+          control='fig14.untrained_other.layer8_slightly', control_is=OTHER_SEEDS,
           expect=RR, fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, layer 8 correlates {fig14.deepest.input_corr_layer8:.2f} with the input, at initialization {fig11.untrained.input_corr_layer8:.2f}")),
     Claim('p1.fig15_lower_layers_change_less', 1, 'Fig 15',
           quote='As a general pattern, we do see that as the network architecture gets deeper, the distances at lower '
                 'layers do become smaller.',
           statement="The 20-layer ConvNet's first layer moves less (relative l2 change) than the 3-layer ConvNet's (per seed)",
-          metric='fig15.deepest.first_layer', op='<', threshold='fig15.shallow.first_layer', expect=RR,
+          metric='fig15.deepest.first_layer', op='<', threshold='fig15.shallow.first_layer', expect=RR, rule='more',
+          control='fig15.deepest.top_layer', control_threshold='fig15.shallow.top_layer',
+          control_is="the top layers of the same nets: the pattern is about the lower layers",
           fit=(fitted('fig3a.depth3'), fitted('fig3a.depth20')), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, its first layer moves by {fig15.deepest.first_layer:.1e} against {fig15.shallow.first_layer:.1e} for the 3-layer net")),
     Claim('p1.appG_lower_layers_still_move', 1, 'Fig 15 / App. G',
           quote='we do see that as the network architecture gets deeper, the distances at lower layers do become '
                 'smaller. But they are still non-zero',
           statement="The 20-layer ConvNet's first layer is not 'near zero': its relative l2 change is at least 10 % of "
                     "the top layer's (the paper's reading of near zero, as for Fig 17; per seed)",
-          metric='fig15.deepest.first_over_top', op='>', threshold=0.1, expect=RR, fit=(fitted('fig3a.depth20'),)),
+          # issue 42: 'non-zero' is the row `nonzero` (> 1 % of the reference, a ratio on the log scale); the test
+          # (> 10 %, linear) is left as it was while the claim is re-judged
+          metric='fig15.deepest.first_over_top', op='>', threshold=0.1, expect=RR, fit=(fitted('fig3a.depth20'),),
+          rule='nonzero', control='fig6.bottom.widest.top_over_first',
+          control_is="a layer training does not move: the frozen top layer of Fig 6's bottom-only nets, over their "
+                     "first layer's change"),
     Claim('p1.fig15_top_layer_changes_most', 1, 'Fig 15',
           quote='Most of the networks have significantly larger distances on the top-most layer.',
           statement='In most ConvNets (fraction of depths > 1 with the largest relative change at the top layer > 0.5, per '
                     'seed) the top layer moves most; every depth must fit',
+          # issue 42: 'most' over 'significantly larger' is the row `most` over the row `much` (a factor >= 2); the test
+          # (the largest change, any margin) is left as it was while the claim is re-judged
           metric='fig15.frac_top_largest', op='>', threshold=0.5, expect=QUICK_NR, fit=(fitted('fig3a.all'),),
+          rule='most', control='fig15.frac_first_largest',
+          control_is="the same fraction for the first layer (the depths whose first layer moves most)",
           why=("quick: gated on every depth fitting; the worst depth ends at {fig3a.all.loss_ratio:%} of the zero prediction's loss (the rule is 5 %); measured, the fraction of depths whose top layer moves most is {fig15.frac_top_largest:.2f}")),
     Claim('p1.fig16_linear_lower_layers_change_less', 1, 'Fig 16',
           quote='As a general pattern, we do see that as the network architecture gets deeper, the distances at lower '
@@ -270,20 +366,29 @@ CLAIMS: list[Claim] = [
                     "Fig 16 without a statement of their own: tested is whether the pattern holds there. The deepest "
                     "linear FCN's first layer (paper 11 hidden layers; quick 9) moves less than the 1-hidden-layer "
                     "linear FCN's (relative l2 change, per seed)",
-          metric='fig16.deepest.first_layer', op='<', threshold='fig16.shallow.first_layer', expect=RR,
-          fit=(fitted('fig8.all'),)),
+          metric='fig16.deepest.first_layer', op='<', threshold='fig16.shallow.first_layer', rule='more', expect=RR,
+          fit=(fitted('fig8.all'),), control='fig16.deepest.top_layer', control_threshold='fig16.shallow.top_layer',
+          control_is="the top layers of the same nets: the pattern is about the lower layers"),
     Claim('p1.fig17_relu_fcn_lower_layers_still', 1, 'Fig 17',
           quote='We see that especially for ReLU FCN with 11 hidden layers, the distances for the weight tensors at the '
                 'lower 5 layers are near zero.',
           statement="In the deepest ReLU FCN (paper 11 hidden layers; quick 9) the lower 5 layers' mean relative change is "
-                    "below 10 % of the top layer's (per seed)",
-          metric='fig17.deepest.bottom5_over_top', op='<', threshold=0.1, expect=RR, fit=(fitted('fig8.relu.deepest'),)),
+                    "near zero: below 10 % of the top layer's (per seed, on the log scale)",
+          # issue 42: 'near zero' is the row `near` (within 10 % of the reference); a ratio of positive quantities, judged
+          # on the log scale (docs/CLAIM_RULES.md, step 3); was on the linear scale
+          metric='fig17.deepest.bottom5_over_top', op='<', threshold=0.1, scale='log', rule='near', expect=RR,
+          fit=(fitted('fig8.relu.deepest'),), control='fig17.mid.first_over_top',
+          control_is="the 3-hidden-layer ReLU FCN's first layer, which the paper says does not vanish"),
     Claim('p1.fig17_relu3_not_vanishing', 1, 'Fig 17',
           quote='the ReLU FCNs start to bias towards the constant function with only three hidden layers, which are by no '
                 'means suffering from vanishing gradients as the plots here demonstrate',
           statement="In the 3-hidden-layer ReLU FCN the first layer's relative change is not near zero: at least 10 % of the "
-                    "top layer's (per seed)",
-          metric='fig17.mid.first_over_top', op='>', threshold=0.1, expect=RR, fit=(fitted('fig8.relu.mid'),)),
+                    "top layer's (per seed, on the log scale)",
+          # issue 42: 'by no means suffering from vanishing gradients' is the negation of p1.fig17's 'near zero' (the row
+          # `near`); a ratio of positive quantities, judged on the log scale (step 3); was on the linear scale
+          metric='fig17.mid.first_over_top', op='>', threshold=0.1, scale='log', rule='near', expect=RR,
+          fit=(fitted('fig8.relu.mid'),), control='fig17.deepest.first_over_top',
+          control_is="the deepest ReLU FCN's first layer, which the paper says barely moves"),
     Claim('p1.fig20_distinction_at_15', 1, 'Fig 20 / App. H.2',
           quote='A clear distinction can be found at 15-layer ConvNet, which according to Figure 3a is where the networks '
                 'start to bias away from edge detector and towards the constant function.',
@@ -291,12 +396,42 @@ CLAIMS: list[Claim] = [
                     "more from the shallower ones (2-14): the two groups' ranges do not overlap (gap > 0, either "
                     "direction, per seed); every depth must fit",
           metric='fig20.separation_at_15', op='>', threshold=0.0, expect=QUICK_NR, fit=(fitted('fig3a.all'),),
+          rule='more', control='fig20.separation_at_15.untrained', control_is=f"{UNTRAINED}: each depth's top layer alone",
           why=("quick: gated on every depth fitting; the worst depth ends at {fig3a.all.loss_ratio:%} of the zero prediction's loss; quick trains no depth between 14 and 20, so its gap (20 against 2-14: {fig20.separation_at_15:.2f}) is measured at one deep depth only")),
     Claim('p1.fig22_upper_half_builds_digit', 1, 'Fig 22 / App. H.2',
           quote='In particular, the last visualization shows that the 20-layer ConvNet is already starting to construct '
                 'the digit "7" from nowhere when using only the upper half of the model.',
           statement='The upper 10 layers of the 20-layer ConvNet, fed the test inputs directly, output something more '
                     'correlated with the digit than with the inputs (per seed)',
+          # issue 42: 'is already starting to construct' is the row `begins` (a gain >= 0.1 towards the digit over the
+          # untrained upper half); the test (the digit's corr above the input's) is left as it was while the claim is
+          # re-judged
           metric='fig22.upper_half.corr_constant', op='>', threshold='fig22.upper_half.corr_identity', expect=QUICK_NR,
+          rule='begins', control='fig22.upper_half.corr_constant.untrained',
+          control_threshold='fig22.upper_half.corr_identity.untrained', control_is=f"{UNTRAINED}: the upper half at initialization",
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the upper half's output correlates {fig22.upper_half.corr_constant:.2f} with the digit, {fig22.upper_half.corr_identity:.2f} with the input")),
 ]
+
+# Issue 40: claims that read the depth sweep's nets of 8 layers and more, which the paper's recipe (App. H.3's init,
+# App. B's SGD for the whole budget, no stop) does not fit at quick's 32 channels and 4,000 steps: measured not
+# reproduced ("did not fit") on every seed of session 18's quick run. The paper's 2,000,000 steps are predicted to fit.
+DEPTH_SWEEP_WHY = ("quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no "
+                   "stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at "
+                   "{fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the "
+                   "zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss "
+                   "has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the "
+                   "digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}")
+SWEEP_DID_NOT_FIT = ("p1.fig10_trained_curves_concave", "p1.fig13_mid_recovers_upper", "p1.fig14_layer8_clearer",
+                     "p1.fig15_lower_layers_change_less")
+_MEASURED_S18 = ("measured: session 18's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds "
+                 "0-2, 2026-11-27): did not fit")
+
+
+def _did_not_fit(c: Claim) -> Claim:
+    if c.id not in SWEEP_DID_NOT_FIT:
+        return c
+    why = DEPTH_SWEEP_WHY if not c.why or "under the paper's recipe" in c.why else f"{DEPTH_SWEEP_WHY}; {c.why}"
+    return replace(c, expect={**c.expect, "quick": NR}, why=why, basis={**c.basis, "quick": _MEASURED_S18})
+
+
+CLAIMS = [_did_not_fit(c) for c in CLAIMS]
