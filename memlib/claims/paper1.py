@@ -12,7 +12,9 @@ nets). The paper's words become tests by the rule from words to tests (claims/ru
 ..."). Every claim but a sanity check names a control (`control=`, `control_is=`): a run its comparison must fail
 (the same nets untrained, the other arm of the comparison, other inputs), logged by notebook 01 (`memlib.controls`).
 """
-from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted
+from dataclasses import replace
+
+from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_measured
 from .rules import EVERY_FRACTION, IS_MAP, RANDOM_BELOW   # the levels of the rows the changed tests apply
 
 RR = {"quick": R, "paper": R}
@@ -365,3 +367,66 @@ CLAIMS: list[Claim] = [
                  "full": "not run: the full profile trains the 9-hidden-layer FCN on many digits but no 20-layer "
                          "ConvNet to compare it with (notebook 01's MANY_ARCHS at full: H1, H9, LinH1, C3, C7)"}),
 ]
+
+# Session 18's quick run of notebook 01 (seeds 0-2, 2026-11-27) with the controls and rule rows of issue 42: the
+# claims whose ledger entry it changed, with what it showed (core.with_measured). A claim whose test changed with its
+# rule row was re-judged here on the seeds the old baseline used; the envelope's disjoint bands (seeds 10-12, 20-22)
+# judge it on seeds no choice looked at when it is rebuilt (issue 40).
+QUICK_S18 = "session 18's quick run of notebook 01 (seeds 0-2, 2026-11-27)"
+MEASURED_QUICK = {
+    "p1.fig8_no_identity_orthogonal": (NR, "its control, the shallow ConvNets on the same rho = 0 probes, also "
+                                           "stays below 0.8 (they copy them at 0.43-0.46): quick cannot tell copying "
+                                           "from not copying on these probes"),
+    "p1.fig8_shallow_relu_not_constant": (R, "the `random` row (both |corr| < 0.5): 0.35 per seed; the old test "
+                                             "(corr to the constant < 0.3) failed"),
+    "p1.fig8_relu_constant_sooner": (NR, "its control passes: the same nets untrained already order ReLU above "
+                                         "linear (the `more` row asks no size)"),
+    "p1.fig32_relu_mse_constant": (NR, "its control passes: the 1-hidden-layer ReLU FCN at quick's width 256 is "
+                                       "also nearer the digit than the input in MSE on rho = 0 probes"),
+    "p1.fig24_thin_deep_fails": (R, "the `fit` row negated (loss above 5 % of the zero prediction's): one seed "
+                                    "ends just above it (0.058), the others at the zero prediction's loss"),
+    "p1.fig30_optimizers_differ": (NR, "its control passes: the fitted optimizers' corr to the identity also "
+                                       "differs by more than 3 seed standard deviations on the rho = 1 probes (the "
+                                       "training digit itself)"),
+    "p1.fig10_shallow_keeps_information": (NR, "its control passes: the same 3-layer nets untrained keep the class "
+                                               "below the midpoint too"),
+}
+CONTROL_WHY = {     # the why of a claim measured not reproduced because its control passed
+    "p1.fig8_no_identity_orthogonal": "quick: the deepest ConvNets' corr to the identity on rho = 0 probes is "
+        "{fig8.max.rho0.corr_identity} (per seed), below 0.8 as the claim says, but so is the control's, the shallow "
+        "ConvNets' ({fig9.shallow.rho0.corr_identity}), which the paper says copy these probes: at quick's 32 channels "
+        "and 4,000 steps no ConvNet copies them, so the test does not separate the deep nets from the shallow",
+    "p1.fig8_relu_constant_sooner": "quick: the ReLU FCN's corr to the constant on rho = 0 probes "
+        "({fig8.relu.mid.rho0.corr_constant}) is above the linear FCN's ({fig8.linear.mid.rho0.corr_constant}), but "
+        "the same nets untrained already order them so ({fig8.relu.mid.rho0.corr_constant.untrained} against "
+        "{fig8.linear.mid.rho0.corr_constant.untrained}): the direction alone is no evidence of training",
+    "p1.fig32_relu_mse_constant": "quick: the deepest ReLU FCN's MSE to the digit ({fig8.relu.deepest.rho0.mse_constant}) "
+        "is below its MSE to the input, but so is the 1-hidden-layer ReLU FCN's ({fig8.relu.h1.rho0.mse_constant} "
+        "against {fig8.relu.h1.rho0.mse_identity}), which the paper says learns neither map",
+    "p1.fig30_optimizers_differ": "quick: the fitted optimizers' corr to the identity on rho = 0 probes spans "
+        "{fig30.fitted.rho0.corr_identity_range}, more than three seed standard deviations, but on rho = 1 probes, "
+        "the training digit itself, they also span {fig30.fitted.rho1.corr_identity_range} against "
+        "{fig30.fitted.rho1.corr_identity_3std}: the spread test passes where no inductive bias can show",
+    "p1.fig10_shallow_keeps_information": "quick: the trained 3-layer nets' output error ({fig10.shallow.err_output}) "
+        "is below the midpoint ({fig10.midpoint}), but so is the same nets' untrained "
+        "({fig10.shallow.err_output.untrained}): a random 3-layer ConvNet keeps the class too (the paper's own Fig 10 "
+        "shows the untrained curve rising only beyond layer 5-6)",
+}
+# At the paper's scale the controls of these two pass for the same reason (an untrained net's ordering), so their
+# paper entry expects not reproduced until the claim gets a stronger statistic.
+UNTRAINED_CONTROL_PASSES = ("p1.fig8_relu_constant_sooner", "p1.fig10_shallow_keeps_information")
+
+
+def measured_quick(claims: list) -> list:
+    """`claims` with session 18's quick measurements in the ledger (MEASURED_QUICK, CONTROL_WHY)."""
+    mine = {c.id for c in claims}
+    table = {k: v for k, v in MEASURED_QUICK.items() if k in mine}
+    claims = [replace(c, why=CONTROL_WHY.get(c.id, c.why)) for c in claims]
+    claims = with_measured(claims, table, "quick", QUICK_S18)
+    return [replace(c, expect={**c.expect, "paper": NR},
+                    basis={**c.basis, "paper": "expected not reproduced: its control, the same nets untrained, "
+                                               "passes at quick for a reason the paper's scale does not change"})
+            if c.id in UNTRAINED_CONTROL_PASSES else c for c in claims]
+
+
+CLAIMS = measured_quick(CLAIMS)
