@@ -264,13 +264,14 @@ def downsampling_d2(*, layers: int = 29,  # paper 2, Fig 8: ceil(4^4/9) = 29 lay
 def classifier(in_features, *, layers: int = 4,  # paper 4, Fig 1/5/9: 4 layers
                width: int = 512,  # paper 4 does not state the width: our choice
                batchnorm: bool = True, conv: bool = False, kernel: int = 3,
-               init_norm: float | None = None) -> nn.Sequential:
+               init_norm: float | None = None, bn_affine: bool = False) -> nn.Sequential:
     """Paper 4's binary classifier: `layers` weight layers without biases, ReLU, one output (N, 1).
 
     Fully connected (`in_features` an int, or a (C, H, W) shape that is flattened) or convolutional
     (`conv=True`, `in_features=(C, H, W)`: `layers - 1` stride-2 convolutions with `width` channels,
-    then one convolution covering the remaining map). `batchnorm=True` puts BatchNorm with
-    affine=False (Fig 5 caption) after every layer but the last. `init_norm`: weights drawn
+    then one convolution covering the remaining map). `batchnorm=True` puts BatchNorm after every layer but the
+    last: without parameters (affine=False, Fig 5 caption) unless `bn_affine` (PyTorch's default, which Fig 1 leaves
+    unstated; its scale and shift are trained, with weight decay where the optimizer has one). `init_norm`: weights drawn
     zero-mean normal, then scaled to that Frobenius norm per layer (Fig 1 caption: 0.1 / 1 / 5).
     """
     if layers < 2:
@@ -284,7 +285,7 @@ def classifier(in_features, *, layers: int = 4,  # paper 4, Fig 1/5/9: 4 layers
         for _ in range(layers - 1):
             mods.append(nn.Conv2d(c, width, kernel, stride=2, padding=kernel // 2, bias=False))
             if batchnorm:
-                mods.append(nn.BatchNorm2d(width, affine=False))
+                mods.append(nn.BatchNorm2d(width, affine=bn_affine))
             mods.append(nn.ReLU())
             c, h, w = width, (h - 1) // 2 + 1, (w - 1) // 2 + 1
         mods += [nn.Conv2d(c, 1, (h, w), bias=False), nn.Flatten()]   # (N, 1)
@@ -294,7 +295,7 @@ def classifier(in_features, *, layers: int = 4,  # paper 4, Fig 1/5/9: 4 layers
         for _ in range(layers - 1):
             mods.append(nn.Linear(d, width, bias=False))
             if batchnorm:
-                mods.append(nn.BatchNorm1d(width, affine=False))
+                mods.append(nn.BatchNorm1d(width, affine=bn_affine))
             mods.append(nn.ReLU())
             d = width
         mods.append(nn.Linear(d, 1, bias=False))

@@ -27,9 +27,10 @@ from torch import nn
 from . import models
 # neural collapse (`collapse`) and the runs' summaries (`rho_summary`) live apart; `rho.x` reaches each of them
 from .collapse import binary_classifier, nc1, nc2, nc3, nc4
-from .rho_summary import (BAND_KEYS, band_metrics, end_metrics, end_over_separable, error_gap_by_rho, first_separable,
-                          init_band_metrics, init_spread, margin_by_rho_eq, margin_cv, margin_small_over_large, max_drop,
-                          rise_before_equilibrium, run_ends, run_metrics, tail_mean)
+from .rho_summary import (BAND_KEYS, band_metrics, drop_until_equilibrium, end_metrics, end_over_separable,
+                          equilibrium_reached, error_gap_by_rho, first_separable, init_band_metrics, init_spread,
+                          margin_by_rho_eq, margin_cv, margin_small_over_large, max_drop, rise_before_equilibrium,
+                          run_ends, run_metrics, tail_mean, terminal_phase_start)
 from .runtime import MemlibError, check_choice
 from .store import fit_cached, tensor_digest
 from .train import TrainingDiverged
@@ -144,15 +145,21 @@ def rho_equilibrium(f, y, weight_decay: float, *, reduction: str = "mean") -> fl
 
 
 @torch.no_grad()
-def last_hidden(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
-    """The input of the last weight layer (N, D) with full-batch BatchNorm statistics."""
+def outputs_and_hidden(model: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(g(x) (N,), the input of the last weight layer (N, D)) from one forward pass with full-batch BatchNorm
+    statistics."""
     store = {}
     handle = weight_layers(model)[-1].register_forward_hook(lambda m, inp, out: store.update(h=inp[0]))
     try:
-        outputs(model, x)
+        g = outputs(model, x)
     finally:
         handle.remove()
-    return store["h"].flatten(1)
+    return g, store["h"].flatten(1)
+
+
+def last_hidden(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """The input of the last weight layer (N, D) with full-batch BatchNorm statistics."""
+    return outputs_and_hidden(model, x)[1]
 
 
 def binary_task(x: torch.Tensor, labels: torch.Tensor, classes=(0, 1)):
@@ -193,7 +200,7 @@ class RhoRecorder:
         model, rec = state.model, state.history.records
         dev = next(model.parameters()).device
         x, y = self.x.to(dev), self.y.to(dev)
-        g = outputs(model, x)                                                      # (N,)
+        g, h = outputs_and_hidden(model, x)                                        # (N,), (N, D)
         r_bn = rho(model, reading="bn")
         f = g / r_bn
         m = y * f
@@ -206,7 +213,6 @@ class RhoRecorder:
             gt = outputs(model, self.x_test.to(dev), statistics="running")
             row["test_acc"] = ((gt * self.y_test.to(dev)) > 0).float().mean().item()
         if self.nc:
-            h = last_hidden(model, x)
             row.update(nc1=nc1(h, y), nc2=nc2(h, y), nc3=nc3(h, y, binary_classifier(model)),
                        nc4=nc4(h, y, torch.where(g > 0, 1.0, -1.0)))
         for k, v in row.items():
@@ -225,6 +231,15 @@ class RhoRecorder:
 
 # ---------------------------------------------------------------- training runs (their summaries: rho_summary)
 
+MAX_RECORDS = 64    # a run records paper 4's quantities at most about this many times (every epoch up to 64 epochs)
+
+
+def record_stride(epochs: int) -> int:
+    """Epochs between two of the recorder's calls: 1 up to MAX_RECORDS epochs, then every ceil(epochs / MAX_RECORDS)
+    (each call evaluates every training and test image: at 16 SGD steps an epoch it costs about ten steps)."""
+    return max(1, math.ceil(epochs / MAX_RECORDS))
+
+
 def classifier_run(x, y, *, init_norm: float, epochs: int, lr: float,
                    weight_decay: float = 0.0, momentum: float = 0.9,  # paper 4, Fig 1: momentum 0.9
                    batch_size: int = 128,  # paper 4, Fig 1: batch size 128
@@ -235,7 +250,8 @@ def classifier_run(x, y, *, init_norm: float, epochs: int, lr: float,
     steps_per_epoch = math.ceil(len(x) / min(batch_size, len(x)))
     recorder = RhoRecorder(x, y, weight_decay=weight_decay, x_test=x_test, y_test=y_test)
     return build, dict(steps=epochs * steps_per_epoch, lr=lr, momentum=momentum, weight_decay=weight_decay,
-                       batch_size=batch_size, log_every=steps_per_epoch, callbacks=[recorder])
+                       batch_size=batch_size, log_every=steps_per_epoch * record_stride(epochs),
+                       callbacks=[recorder])
 
 
 def train_classifier(x, y, *, init_norm: float, epochs: int, lr: float, seed: int = 0, desc=None,

@@ -55,6 +55,30 @@ def rise_before_equilibrium(rho_series, rho_eq_series) -> tuple[float, int | Non
     return drop, None
 
 
+EQ_TOLERANCE = 0.1   # "rho = rho_eq" within 10 % (p4.eq5_bnwd's reading of "ends at")
+
+
+def equilibrium_reached(rho_series, rho_eq_series, tol: float = EQ_TOLERANCE) -> int | None:
+    """Index of the first record from which rho stays within `tol` (relative) of eq. 5's rho_eq to the end of the
+    run: where Observation 1's "minimum ... at which rho = rho_eq" is reached. None where the last record is not
+    there (the run never reached it)."""
+    at = None
+    for i, (r, r_eq) in enumerate(zip(rho_series, rho_eq_series)):
+        near = r_eq > 0 and abs(r - r_eq) <= tol * r_eq
+        at = (i if at is None else at) if near else None
+    return at
+
+
+def drop_until_equilibrium(rho_series, rho_eq_series, tol: float = EQ_TOLERANCE) -> float:
+    """Observation 1 ("rho grows monotonically until a minimum is reached at which rho = rho_eq"): the largest relative
+    fall of rho below its running maximum from the start up to the record where the equilibrium is reached
+    (`equilibrium_reached`), over the whole run where it never is. A fall after the minimum is reached (rho following
+    rho_eq as the net keeps moving) is not part of the statement."""
+    rho_series = list(rho_series)
+    end = equilibrium_reached(rho_series, rho_eq_series, tol)
+    return max_drop(rho_series if end is None else rho_series[:end + 1])
+
+
 def max_drop(series) -> float:
     """Largest relative fall of a series below its running maximum, over the whole series (0 for a
     non-decreasing one): Observation 1 over a run, `max_t (max_{s<=t} rho_s - rho_t) / max_{s<=t} rho_s`."""
@@ -75,6 +99,17 @@ def margin_cv(records) -> list[float]:
     return [_ratio(s, m) for s, m in zip(records["margin_std"], records["margin_mean"])]
 
 
+def terminal_phase_start(records) -> int | None:
+    """Index of the first record from which every training sample stays classified correctly to the end of the run
+    (Papyan et al.: the terminal phase of training, during which "the training error stays effectively zero"), or
+    None where the last record misclassifies one. A run whose training error vanishes at an early dip and comes back
+    starts its terminal phase after the last error, not at the dip."""
+    at = None
+    for i, a in enumerate(records["acc"]):
+        at = (i if at is None else at) if a >= 1.0 else None
+    return at
+
+
 def first_separable(records) -> int | None:
     """Index of the first recorded epoch with every training sample classified correctly, or None."""
     return next((i for i, a in enumerate(records["acc"]) if a >= 1.0), None)
@@ -83,7 +118,8 @@ def first_separable(records) -> int | None:
 def end_metrics(records) -> dict:
     """End-of-training numbers of one run (noisy series averaged over the last 10 % of epochs):
     rho (BN reading), eq. 5's rho_eq, their relative gap, margin mean and spread, mean |f_n|, the largest
-    fall of rho below its running maximum over the run (`max_drop`), the training accuracy and the number
+    fall of rho below its running maximum until it reaches rho_eq (`drop_until_equilibrium`, Observation 1) and over
+    the whole run (`max_drop`, "rho_max_drop_run"), the training accuracy and the number
     of misclassified training samples at the last epoch, the loss (averaged, and `loss_ratio`: the last epoch's
     MSE over that of predicting zero, which is 1 for labels +-1: the fit gate `claims.fitted`), the test error
     (averaged), and where recorded the smallest margin and NC1 .. NC4 (averaged)."""
@@ -91,7 +127,8 @@ def end_metrics(records) -> dict:
     out = dict(rho_end=rho_end, rho_eq_end=rho_eq_end,
                eq5_rel_err=_ratio(abs(rho_end - rho_eq_end), abs(rho_eq_end)),
                margin_mean_end=tail_mean(records["margin_mean"]), margin_cv_end=tail_mean(margin_cv(records)),
-               rho_max_drop=max_drop(records["rho_bn"]),
+               rho_max_drop=drop_until_equilibrium(records["rho_bn"], records["rho_eq"]),
+               rho_max_drop_run=max_drop(records["rho_bn"]),
                train_acc_end=records["acc"][-1],
                train_errors_end=float(sum(m <= 0 for m in records["last_margins"])),
                loss_end=tail_mean(records["loss"]),
@@ -111,10 +148,10 @@ def end_metrics(records) -> dict:
 
 def end_over_separable(records, key: str) -> float:
     """Series `key` ("margin_cv" or a recorded one) at the end (last 10 % averaged) divided by its value
-    at the first epoch with all samples separated (terminal phase of training begins, Papyan et al.);
-    inf if the run never separates the training set."""
+    where the terminal phase of training begins (`terminal_phase_start`: the first record from which the training error
+    stays zero); inf if the run ends with a misclassified training sample."""
     series = margin_cv(records) if key == "margin_cv" else records[key]
-    i = first_separable(records)
+    i = terminal_phase_start(records)
     return float("inf") if i is None else _ratio(tail_mean(series), series[i])
 
 
@@ -172,7 +209,7 @@ def run_ends(records: list) -> list[dict]:
     return [end_metrics(r) for r in records if r is not None]
 
 
-BAND_KEYS = ("train_errors_end", "loss_ratio", "rho_end", "rho_max_drop", "margin_mean_end", "test_error_end",
+BAND_KEYS = ("train_errors_end", "loss_ratio", "rho_end", "rho_max_drop", "rho_max_drop_run", "margin_mean_end", "test_error_end",
              "nc2_end", "nc3_end", "nc4_end")
 
 
@@ -194,16 +231,20 @@ def band_metrics(tag: str, records: list, *, seeds: int | None = None) -> dict:
     return {k: v for k, v in out.items() if v}
 
 
-def error_gap_by_rho(records_a: list, records_b: list) -> list[float]:
+def error_gap_by_rho(records_a: list, records_b: list, *, at_start: bool = False) -> list[float]:
     """Observation 3 per seed: for the i-th run of two bands (same network and data, e.g. two initial
     norms, paired by seed), the test error (`end_metrics`' test_error_end) of the run that ends with the
     larger rho minus that of the run with the smaller rho; > 0 where the smaller rho generalizes better.
-    nan where the bands do not pair up (a diverged seed)."""
-    if len(records_a) != len(records_b):
-        return [float("nan")] * max(len(records_a), len(records_b))
+    `at_start`: the same pair's test errors at the first record (the untrained nets: the control, which no training
+    has biased). nan where the bands do not pair up (a diverged seed)."""
+    if len(records_a) != len(records_b) or not records_a:
+        return [float("nan")] * max(len(records_a), len(records_b), 1)
     out = []
     for ra, rb in zip(records_a, records_b):
         ea, eb = end_metrics(ra), end_metrics(rb)
-        small, large = (ea, eb) if ea["rho_end"] <= eb["rho_end"] else (eb, ea)
-        out.append(large["test_error_end"] - small["test_error_end"])
+        (small, rs), (large, rl) = sorted(((ea, ra), (eb, rb)), key=lambda p: p[0]["rho_end"])
+        if at_start:
+            out.append((1 - rl["test_acc"][0]) - (1 - rs["test_acc"][0]))
+        else:
+            out.append(large["test_error_end"] - small["test_error_end"])
     return out

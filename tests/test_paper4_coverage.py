@@ -128,3 +128,20 @@ def test_observation2_margin_ratios_order_the_runs_by_rho_eq():
     assert m["i.obs2_mean_margin_ratio"][0] == pytest.approx(2.0) and np.isnan(m["i.obs2_mean_margin_ratio"][1])
     assert m["i.obs2_min_margin_ratio"][0] == pytest.approx(4.0)
     assert m["i.min_margin_small_over_large"][0] == pytest.approx(4.0)
+
+
+def test_every_paper4_claim_names_its_rule_and_every_counted_one_a_control():
+    """Issue 41 / 42: each claim applies a row of claims/rules.py; each counted claim (about="trained") names a control
+    run of the same notebook that its comparison must fail (Claim.control, with what it is in words: the report shows
+    it beside the claim); the sanity checks name none (claims/core.py refuses one)."""
+    from memlib.claims import paper4 as P4
+    from memlib.claims.rules import RULES
+    for c in P4.CLAIMS:
+        assert c.rule in RULES, f"{c.id} names no rule"
+        if c.about == "trained":
+            assert c.id in P4.CONTROLS, f"{c.id} has no control"
+            assert c.control == P4.CONTROLS[c.id]["control"] and len(c.control_is) > 20, c.id
+        else:
+            assert not c.control, f"{c.id}: a sanity check with a control"
+        if c.rule in ("much", "ratio") or (c.op in ("<", ">") and c.threshold == 1.0 and "over" in c.metric):
+            assert c.scale == "log", f"{c.id}: a ratio is judged on the log scale"

@@ -1,4 +1,6 @@
 """memlib.rho against direct computations on small hand-made networks (paper 4)."""
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -215,3 +217,53 @@ def test_error_gap_orders_runs_by_their_final_rho():
     large = [_recs(2.0, 0.90), _recs(1.0, 0.90)]
     assert R.error_gap_by_rho(small, large) == pytest.approx([0.05, 0.10])
     assert all(np.isnan(R.error_gap_by_rho(small, large[:1])))
+
+
+# ---------------------------------------------------------------- Observation 1 and the terminal phase (issue 42)
+def _records(rho, rho_eq, acc=None, nc3=None):
+    n = len(rho)
+    out = dict(rho_bn=list(rho), rho_eq=list(rho_eq), margin_mean=[1.0] * n, margin_std=[0.1] * n,
+               acc=list(acc or [1.0] * n), last_margins=[1.0, 1.0], loss=[0.01] * n)
+    if nc3 is not None:
+        out["nc3"] = list(nc3)
+    return out
+
+
+def test_observation_1_reads_the_rise_until_rho_reaches_rho_eq_not_the_whole_run():
+    # rho rises to rho_eq, which is reached at index 4; then both fall together by 8 % (the net keeps moving at the
+    # minimum): "grows monotonically until a minimum is reached" holds. Until session 16 the whole run's fall was read.
+    rho = [0.1, 0.5, 1.0, 1.5, 2.0, 1.95, 1.9, 1.84]
+    rho_eq = [3.0, 2.5, 2.2, 2.1, 2.0, 1.95, 1.9, 1.84]
+    end = R.end_metrics(_records(rho, rho_eq))
+    assert end["rho_max_drop"] == 0.0
+    assert end["rho_max_drop_run"] == pytest.approx(0.08)
+    assert R.equilibrium_reached(rho, rho_eq) == 4
+    # the control: from a large initialization rho falls to rho_eq, and that fall is before the minimum is reached
+    big = R.end_metrics(_records([5.0, 4.0, 3.0, 2.2, 2.0, 2.0], [2.0] * 6))
+    assert big["rho_max_drop"] == pytest.approx(0.6)
+    # a fall before the minimum counts; a run that never reaches rho_eq is read whole
+    assert R.drop_until_equilibrium([0.1, 1.0, 0.8, 1.5, 2.0], [2.0] * 5) == pytest.approx(0.2)
+    assert R.drop_until_equilibrium([0.1, 1.0, 0.8, 1.0], [2.0] * 4) == pytest.approx(0.2)
+    assert R.equilibrium_reached([0.1, 1.0], [2.0, 2.0]) is None
+
+
+def test_the_terminal_phase_starts_where_the_training_error_stays_zero():
+    # training error vanishes at an early dip (index 1), comes back, and vanishes for good at index 4
+    acc = [0.9, 1.0, 0.99, 0.99, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    nc3 = [2.0, 0.1, 0.5, 0.6, 0.4, 0.35, 0.3, 0.3, 0.3, 0.2]
+    rec = _records([1.0] * 10, [1.0] * 10, acc=acc, nc3=nc3)
+    assert R.terminal_phase_start(rec) == 4 and R.first_separable(rec) == 1
+    assert R.end_over_separable(rec, "nc3") == pytest.approx(0.2 / 0.4)     # from the dip it would read 0.2 / 0.1
+    assert R.terminal_phase_start(_records([1.0] * 3, [1.0] * 3, acc=[1.0, 1.0, 0.5])) is None
+    assert R.end_over_separable(_records([1.0] * 3, [1.0] * 3, acc=[1.0, 1.0, 0.5], nc3=[1, 1, 1]), "nc3") == float("inf")
+
+
+def test_observation_3s_control_reads_the_untrained_pair():
+    def rec(rho_end, acc0, acc_end):
+        r = _records([rho_end] * 10, [rho_end] * 10)
+        r["test_acc"] = [acc0] + [acc_end] * 9
+        return r
+    small, large = [rec(1.0, 0.5, 0.9)], [rec(3.0, 0.6, 0.8)]
+    assert R.error_gap_by_rho(small, large) == pytest.approx([0.1])
+    assert R.error_gap_by_rho(small, large, at_start=True) == pytest.approx([-0.1])
+    assert all(math.isnan(v) for v in R.error_gap_by_rho(small, []))

@@ -33,11 +33,13 @@ def paper_lr(batchnorm: bool, weight_decay: float) -> float:
 def run_settings(batchnorm: bool, weight_decay: float, init_norm: float, *, epochs: int, width: int,
                  channels: int, conv: bool | None = None, lr: float | None = None) -> dict:
     """Keywords for `rho.train_classifier` as the notebook uses them: the convolutional net (with
-    `channels`) for BN without weight decay (Fig 5), the fully connected one (with `width`) otherwise."""
+    `channels`, the recipe's ConvNet epochs: `recipe.conv_epochs`) for BN without weight decay (Fig 5), the fully
+    connected one (with `width`; BatchNorm affine with weight decay, as the recipe's BN_AFFINE_WD) otherwise."""
     conv = (batchnorm and weight_decay == 0) if conv is None else conv
-    return dict(init_norm=init_norm, epochs=epochs, weight_decay=weight_decay, batchnorm=batchnorm,
-                lr=paper_lr(batchnorm, weight_decay) if lr is None else lr,
-                width=channels if conv else width, **({"conv": True} if conv else {}))
+    affine = {"bn_affine": True} if batchnorm and weight_decay > 0 and recipe.BN_AFFINE_WD else {}
+    return dict(init_norm=init_norm, epochs=recipe.conv_epochs(epochs) if conv else epochs, weight_decay=weight_decay,
+                batchnorm=batchnorm, lr=paper_lr(batchnorm, weight_decay) if lr is None else lr,
+                width=channels if conv else width, **({"conv": True} if conv else {}), **affine)
 
 
 def render_rho(batchnorm: bool, weight_decay: float, init_norm: float, *, x, y, epochs: int, width: int = WIDTH,
@@ -84,7 +86,7 @@ def rho_explorer(x, y, *, epochs: int = EPOCHS, width: int = WIDTH, channels: in
                  weight_decays=WEIGHT_DECAYS, x_test=None, y_test=None, seed: int = 0,
                  lr_bnwd: float | None = LR_BNWD):
     """ipywidgets: BN on/off, weight decay, initial norm -> `render_rho` (starts at BN + WD 0.01, norm 0.1).
-    `lr_bnwd`: the lr for BN + weight decay (default: the notebook's quick profile's, 0.01; None: the paper's).
+    `lr_bnwd`: the lr for BN + weight decay (default: the notebook's quick profile's, the paper's 0.1).
     The defaults are notebook 04's quick profile (memlib.recipes.paper4)."""
     import ipywidgets as w
     controls = {
