@@ -388,8 +388,10 @@ MEASURED_QUICK = {
     "p1.fig30_optimizers_differ": (NR, "its control passes: the fitted optimizers' corr to the identity also "
                                        "differs by more than 3 seed standard deviations on the rho = 1 probes (the "
                                        "training digit itself)"),
-    "p1.fig10_shallow_keeps_information": (NR, "its control passes: the same 3-layer nets untrained keep the class "
-                                               "below the midpoint too"),
+    "p1.fig10_shallow_keeps_information": (R, "on 1,000 test images (was 100) the trained 3-layer nets' error is "
+                                              "0.39 per seed against the midpoint 0.64; the control, the same nets "
+                                              "untrained, fails on one seed only (0.49 / 0.53 / 0.66): a thin margin "
+                                              "(with 100 test images it passed, 0.54 / 0.54 / 0.64)"),
 }
 CONTROL_WHY = {     # the why of a claim measured not reproduced because its control passed
     "p1.fig8_no_identity_orthogonal": "quick: the deepest ConvNets' corr to the identity on rho = 0 probes is "
@@ -407,14 +409,10 @@ CONTROL_WHY = {     # the why of a claim measured not reproduced because its con
         "{fig30.fitted.rho0.corr_identity_range}, more than three seed standard deviations, but on rho = 1 probes, "
         "the training digit itself, they also span {fig30.fitted.rho1.corr_identity_range} against "
         "{fig30.fitted.rho1.corr_identity_3std}: the spread test passes where no inductive bias can show",
-    "p1.fig10_shallow_keeps_information": "quick: the trained 3-layer nets' output error ({fig10.shallow.err_output}) "
-        "is below the midpoint ({fig10.midpoint}), but so is the same nets' untrained "
-        "({fig10.shallow.err_output.untrained}): a random 3-layer ConvNet keeps the class too (the paper's own Fig 10 "
-        "shows the untrained curve rising only beyond layer 5-6)",
 }
-# At the paper's scale the controls of these two pass for the same reason (an untrained net's ordering), so their
+# At the paper's scale the control of this one passes for the same reason (an untrained net's ordering), so its
 # paper entry expects not reproduced until the claim gets a stronger statistic.
-UNTRAINED_CONTROL_PASSES = ("p1.fig8_relu_constant_sooner", "p1.fig10_shallow_keeps_information")
+UNTRAINED_CONTROL_PASSES = ("p1.fig8_relu_constant_sooner",)
 
 
 def measured_quick(claims: list) -> list:
