@@ -6,13 +6,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from memlib.recipes import paper1, paper2, paper3
+from memlib.recipes import paper1, paper2, paper3, paper4
 from memlib.recipes.settings import NOT_STATED, Settings
 from memlib.runtime import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-REGISTERED = {"paper1": paper1, "paper2": paper2, "paper3": paper3}   # generate their departures
+REGISTERED = {"paper1": paper1, "paper2": paper2, "paper3": paper3,   # generate their departures
+              "paper4": paper4}
 
 
 def test_a_setting_is_listed_exactly_where_ours_differs_from_the_papers():
@@ -50,6 +51,32 @@ def test_notebook_03_records_its_departures_from_the_recipe_not_by_hand():
     assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
     # only the data source, which depends on what the data root holds, is recorded by hand
     assert sum(c.count("run.departure(") for c in cells) == 1
+
+
+def test_notebook_04_records_its_departures_from_the_recipe_not_by_hand():
+    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / "04_rho_dynamics.ipynb", 4).cells
+             if c.cell_type == "code"]
+    assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
+    # only the data, which depends on what the data root holds (CIFAR-10, MNIST or the digits), is recorded by hand
+    assert sum(c.count("run.departure(") for c in cells) == 1
+    picks = [ln.strip() for c in cells for ln in c.splitlines() if "run.pick(" in ln]
+    assert len(picks) >= 10 and all("run.pick(**recipe." in ln for ln in picks), picks
+
+
+# Notebook 04's hand-written departures before issue 43 (but the data row, still by hand): setting -> the profiles
+# that listed it (s, q, f, p)
+P4_BY_HAND = {
+    "SGD updates, fully connected nets (Fig 1-4, 9-11)": "sqf", "SGD updates, ConvNet (Fig 5-8)": "sqf",
+    "epochs of the seed bands": "s", "initial norms, BN + weight decay": "s",
+    "initial norms, neither BN nor weight decay": "s", "width of the fully connected nets (Fig 1, 9)": "sqfp",
+    "ConvNet of Fig 5": "sqfp", "BatchNorm's parameters, BN + weight decay (Fig 1-4)": "sqfp",
+    "which two classes": "sqfp"}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_paper4s_generated_table_holds_the_rows_of_its_hand_written_one(profile):
+    listed = {d["setting"] for d in paper4.SETTINGS.departures(profile)}
+    assert listed == {s for s, at in P4_BY_HAND.items() if profile[0] in at}
 
 
 def test_notebook_02_records_its_departures_from_the_recipe_and_reads_every_setting_there():

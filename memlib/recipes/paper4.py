@@ -4,7 +4,12 @@ trained with the square loss*), by profile: read by notebook 04, its explorer (`
 cache hit, tested in tests/test_recipes_paper34.py and by the smoke run's tour test).
 
 Each value is a dict {profile: value}, the keyword arguments of `runtime.pick` (`full` falls back to `paper`), or
-one value at every profile. The notebook's departures table says why a profile's value differs from the paper's.
+one value at every profile. Each is registered in SETTINGS with the paper's value, where the paper gives it and why
+ours differs (memlib.recipes.settings): notebook 04's departures table is generated from it
+(`run.departures_from(recipe.SETTINGS)`). Where a row shows a value computed from several settings (the SGD updates:
+epochs x steps an epoch; the initial norms as the paper writes them), the row's text at each profile is registered,
+built from the settings above it (`_each`). The data set (DATASET, SIDE, TRAIN_SIZE) is the one row the notebook
+writes by hand: which set it reads depends on what the data root holds, known only at run time.
 Choices made by looking at training results were made on the probe seeds 100-102 (benchmarks/probes/paper4_recipe.py,
 its rule in its docstring, written before the grid ran; measured: benchmarks/probes/measured/paper4_recipe.json,
 session 18), never on a seed a claim is judged on.
@@ -13,7 +18,20 @@ from __future__ import annotations
 
 import math
 
-from ..runtime import pick
+from ..runtime import PROFILES, pick
+from .settings import NOT_STATED, Settings, by_profile
+
+SETTINGS = Settings()
+
+
+def _each(text, *values) -> dict:
+    """A row's text at each profile: `text` of the values (one value, or {profile: value})."""
+    return {p: text(*(pick(p, **v) if by_profile(v) else v for v in values)) for p in PROFILES}
+
+
+def _slashed(numbers) -> str:
+    """Numbers as the paper writes a list of them: "0.1 / 1 / 5"."""
+    return " / ".join(f"{n:g}" for n in numbers)
 
 # ---------------------------------------------------------------- the data
 # paper 4: "two classes" of CIFAR-10, which it does not name (Fig 1, 5, 9); its two classes hold 10,000 training
@@ -22,6 +40,9 @@ from ..runtime import pick
 # decided by test error, and the embedded digits' 58 test images made one image 1.7 % of it (issue 42).
 DATASET = dict(smoke="mnist", quick="mnist", paper="cifar10")   # full: CIFAR-10 where present, else MNIST
 CLASSES = dict(smoke=(3, 8), quick=(3, 8), paper=(3, 5))     # full, paper: cat / dog for CIFAR-10
+SETTINGS.add(_each(lambda c: f"{c[0]} / {c[1]}", CLASSES), "which two classes", paper=NOT_STATED,
+             cite="'two classes', Fig 1",
+             why="cat / dog for CIFAR-10; 3 / 8 (quick) and 3 / 5 (full) for the digits")
 SIDE = 28              # not stated (CIFAR's 32x32x3 = 3,072 inputs; MNIST's 28x28 = 784). Probe (seeds 100-102, width
 #                        64, 2,000 updates): at 28 8 of 9 BN + WD runs separate their training set (affine=False) and 3 of
 #                        9 without BN (norm 5 only), 11 in all, against 10 at 14x14 (7 and 3): 28 by the probe's rule
@@ -32,38 +53,84 @@ TRAIN_SIZE = dict(smoke=256, quick=640, full=640, paper=None)   # None: every tr
 # 0.8, and the ratio's 2,587 images would not be separated in quick's updates (with 2,048 at 14x14, BN + weight decay
 # left 14 training digits misclassified after 8,960 updates: probe seed 100, session 16). 5 SGD steps an epoch.
 
+
+def updates(profile: str, epochs: int | None = None, n_train: int | None = None, batch: int = 128) -> int:
+    """SGD updates of one run at `profile`: epochs x ceil(training images / batch) (paper 4, Fig 1: batch 128)."""
+    n = n_train or pick(profile, **TRAIN_SIZE) or 10_000
+    return (epochs or pick(profile, **EPOCHS)) * math.ceil(n / min(batch, n))
+
+
+def _updates(epochs: dict) -> dict:
+    """The SGD updates of a run training `epochs` ({profile: epochs}) at each profile, as its departures row reads."""
+    return {p: f"{e} epochs of {updates(p, e) // e} = {updates(p, e):,}"
+            for p in PROFILES for e in [pick(p, **epochs)]}
+
+
 # ---------------------------------------------------------------- training
 EPOCHS = dict(smoke=3, quick=800, full=1600, paper=1000)     # paper 4, Fig 1/5/9: 1000 epochs (79,000 SGD updates)
 # quick: 800 epochs of 5 = 4,000 SGD updates at the paper's lr 0.1 (the paper's: 79,000; gradient-flow time lr x
 # updates 400 against its 7,900; until session 16: 900 at lr 0.01). Probe (stage B, session 18): at side 28, width 64,
 # affine=False the one BN + WD run that did not diverge and failed to separate at 2,000 updates (25 training errors,
 # norm 1, seed 100) separates at 4,000, so the rule takes 4,000 (a run costs 10-20 s here). full: 8,000.
+SETTINGS.add(_updates(EPOCHS), "SGD updates, fully connected nets (Fig 1-4, 9-11)",
+             paper="1000 epochs of 79 = 79,000", cite="Fig 1, 9",
+             why="cost: about 3-5 ms an update with its recording on one idle core (22 nets per run, four runs for the "
+                 "envelope); 4,000 at quick because at 2,000 a BN + WD probe run did not separate its training set "
+                 "(probe seeds 100-102); lr x updates, the gradient flow's time, is 400 at quick against 7,900 in the "
+                 "paper")
 CONV_EPOCHS = dict(smoke=2, quick=180, full=300, paper=1000)  # paper 4, Fig 5: 1000 epochs
 # the ConvNet (Fig 5-8, lr 0.01 as the paper's) costs 3-6 fully connected steps here (measured): quick 180 epochs = 900
 # updates (quick's count before session 16), full 300 = 1,500. Probe at 28x28 (seeds 100-102, reported, not selected
 # on): from norm 0.1 every run separates; from norm 5 one of three (two end with 1 training error).
+SETTINGS.add(_updates(CONV_EPOCHS), "SGD updates, ConvNet (Fig 5-8)", paper="1000 epochs of 79 = 79,000",
+             cite="Fig 5", why="cost: a ConvNet update costs 3-6 fully connected ones here")
 BAND_EPOCHS = {**EPOCHS, "smoke": 2}                         # the seed bands; smoke: keep CI fast
-WIDTH = dict(smoke=8, quick=64, full=64, paper=64)           # not stated by paper 4. Probe (seeds 100-102, lr 0.1):
-#   at width 256 every BN + WD run diverges (18 of 18, affine or not, at 14x14 and 28x28), at 64 they train; without
-#   BN, norm 5 fits at both, norm 15 fits 1-2 of 3 at 256 and none at 64, norm 30 diverges at both: 64 by the rule
-#   (11 passing runs against 5 at 28x28). smoke: 8, for CI
+# listed where the bands' epochs differ from the single runs' (EPOCHS): elsewhere the updates rows above say it
+SETTINGS.add(_each(lambda b, e: "as the single runs" if b == e else b, BAND_EPOCHS, EPOCHS), "epochs of the seed bands",
+             paper="as the single runs", cite="1000, Fig 1, 5, 9", why="smoke: keep CI fast")
+WIDTH = SETTINGS.add(dict(smoke=8, quick=64, full=64, paper=64),  # not stated by paper 4. Probe (seeds 100-102,
+#   lr 0.1): at width 256 every BN + WD run diverges (18 of 18, affine or not, at 14x14 and 28x28), at 64 they train;
+#   without BN, norm 5 fits at both, norm 15 fits 1-2 of 3 at 256 and none at 64, norm 30 diverges at both: 64 by the
+#   rule (11 passing runs against 5 at 28x28). smoke: 8, for CI
+                     "width of the fully connected nets (Fig 1, 9)", paper=NOT_STATED, cite="",
+                     why="probe seeds 100-102 at the paper's lr 0.1: at 256 every BN + WD run diverges, at 64 they "
+                         "train; without BN the paper's norm 30 diverges at 64 and 256 and 15 fits at 256 only (1-2 "
+                         "of 3 seeds): kept as the paper states them, so the claims comparing norm 5 with 30 read not "
+                         "reproduced; smoke: fewer, for CI")
 CHANNELS = dict(smoke=4, quick=8, full=8, paper=64)          # conv net of Fig 5: not given either; 8: cost
-LR_WD = dict(smoke=0.1, quick=0.1, full=0.1, paper=0.1)    # paper 4, Fig 1: constant learning rate 0.1 (every profile)
-LR_BN, LR_NONE = 0.01, 0.1                                   # paper 4, Fig 5: 0.01 / Fig 9: 0.1
-WD = 0.01                                                    # paper 4, Fig 1: weight decay 0.01
+SETTINGS.note("ConvNet of Fig 5", paper="4 convolutions, sizes not stated (Fig 5)",
+              ours=_each(lambda c: f"{c} channels; 3x3 stride 2, then one covering the remaining map", CHANNELS),
+              why="64 channels for 32x32 CIFAR-10 at the paper profile; 8 here for cost")
+LR_WD = SETTINGS.add(dict(smoke=0.1, quick=0.1, full=0.1, paper=0.1),  # paper 4, Fig 1: constant learning rate 0.1
+                     "SGD lr, BN + weight decay", paper=0.1, cite="Fig 1", why="smoke")   # (every profile)
+LR_BN = SETTINGS.add(0.01, "SGD lr, BN without weight decay", paper=0.01, cite="Fig 5")   # paper 4, Fig 5: 0.01
+LR_NONE = SETTINGS.add(0.1, "SGD lr, neither BN nor weight decay", paper=0.1, cite="Fig 9")   # paper 4, Fig 9: 0.1
+WD = SETTINGS.add(0.01, "weight decay", paper=0.01, cite="Fig 1")   # paper 4, Fig 1: weight decay 0.01
 BN_AFFINE_WD = False   # not stated for Fig 1-4 (Fig 5 states affine=False). Probe (seeds 100-102, 28x28, width 64,
 #                        2,000 updates): affine=False separates 8 of 9 BN + WD runs, affine (PyTorch's default) 1 of 9
 #                        (the others end with 1-4 training errors): affine=False by the rule
-BN_AFFINE_NOWD = False  # Fig 5: "Batch normalization is used without parameters (affine=False in PyTorch)"
+SETTINGS.add(BN_AFFINE_WD, "BatchNorm's parameters, BN + weight decay (Fig 1-4)", paper=NOT_STATED,
+             cite="Fig 1; affine=False for Fig 5",
+             shown="affine (PyTorch's default)" if BN_AFFINE_WD else "affine=False",
+             why="Fig 5 states affine=False and Fig 1 nothing; probe seeds 100-102: affine=False separates the "
+                 "training set in 8 of 9 BN + WD runs, PyTorch's default (affine) in 1 of 9")
+BN_AFFINE_NOWD = SETTINGS.add(False,   # Fig 5: "Batch normalization is used without parameters (affine=False in
+#                                        PyTorch)"
+                              "BatchNorm's parameters, BN without weight decay (Fig 5-8)", paper=False, cite="Fig 5")
 
 # ---------------------------------------------------------------- initial norms
 NORMS_BNWD = dict(smoke=[0.1, 5.0], quick=[0.1, 1.0, 5.0], full=[0.1, 1.0, 5.0],
                   paper=[0.1, 1.0, 5.0])                     # paper 4, Fig 2: 0.1 / 1 / 5
-NORMS_BN = [0.1, 5.0]                                        # paper 4, Fig 5: 0.1 or 5
+SETTINGS.add(_each(_slashed, NORMS_BNWD), "initial norms, BN + weight decay", paper="0.1 / 1 / 5", cite="Fig 2",
+             why="smoke: keep CI fast")
+NORMS_BN = SETTINGS.add([0.1, 5.0], "initial norms, BN without weight decay",   # paper 4, Fig 5: 0.1 or 5
+                        paper=[0.1, 5.0], cite="Fig 5")
 NORMS_NONE = dict(smoke=[5.0, 30.0], quick=[5.0, 15.0, 30.0], full=[5.0, 15.0, 30.0],
                   paper=[5.0, 15.0, 30.0])                   # paper 4, Fig 9: 5 / 15 / 30, kept: the probe (seeds
 #   100-102, lr 0.1) found no affordable width at which 30 trains (it diverges at 64 and 256, 14x14 and 28x28) and 15
 #   fits only at 256 (1-2 of 3 seeds), where BN + WD diverges: the claims comparing 5 with 30 are judged as measured
+SETTINGS.add(_each(_slashed, NORMS_NONE), "initial norms, neither BN nor weight decay", paper="5 / 15 / 30",
+             cite="Fig 9", why="smoke: keep CI fast")
 
 
 def norms(profile: str) -> list[float]:
@@ -78,12 +145,6 @@ def conv_epochs(epochs: int) -> int:
         if e == epochs:
             return CONV_EPOCHS[p]
     return epochs
-
-
-def updates(profile: str, epochs: int | None = None, n_train: int | None = None, batch: int = 128) -> int:
-    """SGD updates of one run at `profile`: epochs x ceil(training images / batch) (paper 4, Fig 1: batch 128)."""
-    n = n_train or pick(profile, **TRAIN_SIZE) or 10_000
-    return (epochs or pick(profile, **EPOCHS)) * math.ceil(n / min(batch, n))
 
 
 def binary_data(name: str, profile: str, *, root=None, split: str = "train"):
