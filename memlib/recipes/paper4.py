@@ -125,12 +125,13 @@ SETTINGS.add(_each(_slashed, NORMS_BNWD), "initial norms, BN + weight decay", pa
              why="smoke: keep CI fast")
 NORMS_BN = SETTINGS.add([0.1, 5.0], "initial norms, BN without weight decay",   # paper 4, Fig 5: 0.1 or 5
                         paper=[0.1, 5.0], cite="Fig 5")
-NORMS_NONE = dict(smoke=[5.0, 30.0], quick=[5.0, 15.0, 30.0], full=[5.0, 15.0, 30.0],
+NORMS_NONE = dict(smoke=[5.0, 15.0], quick=[5.0, 15.0, 30.0], full=[5.0, 15.0, 30.0],
                   paper=[5.0, 15.0, 30.0])                   # paper 4, Fig 9: 5 / 15 / 30, kept: the probe (seeds
 #   100-102, lr 0.1) found no affordable width at which 30 trains (it diverges at 64 and 256, 14x14 and 28x28) and 15
 #   fits only at 256 (1-2 of 3 seeds), where BN + WD diverges: the claims comparing 5 with 30 are judged as measured
 SETTINGS.add(_each(_slashed, NORMS_NONE), "initial norms, neither BN nor weight decay", paper="5 / 15 / 30",
-             cite="Fig 9", why="smoke: keep CI fast")
+             cite="Fig 9", why="smoke: keep CI fast, and 15 rather than 30, which diverges at smoke's width 8 for "
+                               "seed 0: the Ray engine counts a diverged training as a failed job")
 
 
 def norms(profile: str) -> list[float]:
