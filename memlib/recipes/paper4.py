@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+from .. import data, rho
 from ..runtime import PROFILES, pick
 from .settings import NOT_STATED, Settings, by_profile
 
@@ -151,7 +152,6 @@ def conv_epochs(epochs: int) -> int:
 def binary_data(name: str, profile: str, *, root=None, split: str = "train"):
     """(x, y) of paper 4's binary task at `profile` from dataset `name`: the two classes (labels +1 / -1), MNIST at
     SIDE x SIDE, every input scaled to Frobenius norm 1 (Fig 1 caption); the training split cut to TRAIN_SIZE."""
-    from .. import data, rho
     x, lab = data.load_images(name, split=split, root=root)
     if name in ("mnist", "fashion_mnist"):
         x = data.resize(x, SIDE)
