@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 import torch
 
-from .linalg import spectral_radius
+from .linalg import order_with, spectral_radius
 from .modes import planning_expand, planning_sample
 from .pearson import correlation
 from .runtime import MemlibError, get_device
@@ -244,3 +244,34 @@ def relative_rest(magnitudes, n: int) -> float:
     if not 0 < n < len(v):
         raise MemlibError(f"relative_rest needs 0 < n < {len(v)} eigenvalues, got n={n}")
     return (v[n] / v[n - 1]).item() if v[n - 1] > 0 else float("nan")
+
+
+def table1_summary(eig3: dict, eig3_untrained: dict, final_loss: dict, depths: Sequence, filters: Sequence) -> dict:
+    """Paper 2's Table 1 as metrics, from {(layers, filters): [value per seed]} of the trained nets' third |eigenvalue|,
+    the untrained twins' third against their second (`relative_rest`) and the final losses.
+
+    "Falls with depth" (the `order` row of claims/rules.py): per seed and filter count, Spearman's rank correlation of
+    the third eigenvalue with depth, values within 1e-3 (relative) counted as ties (linalg.order_with); the share of
+    filter counts where it is negative, trained and untrained (the control). The spread across filter counts at one
+    depth (the claim "filters do not matter") and across depths at one filter count (its control), per seed."""
+    n = len(next(iter(eig3.values())))
+
+    def falls(e: dict, k: int) -> float:          # per seed: the share of filter counts where it falls with depth
+        return float(sum(order_with([e[L, f][k] for L in depths]) < 0 for f in filters) / len(filters))
+
+    def spread(values) -> float:
+        values = list(values)
+        return max(values) - min(values)
+
+    return {
+        **{f"table1.L{L}.f{f}.eig3": eig3[L, f] for L in depths for f in filters},
+        **{f"table1.L{L}.f{f}.final_loss": final_loss[L, f] for L in depths for f in filters},
+        **{f"table1.f{f}.depth_order": [order_with([eig3[L, f][k] for L in depths]) for k in range(n)]
+           for f in filters},
+        "table1.depth_order_fraction": [falls(eig3, k) for k in range(n)],
+        "table1.depth_order_fraction.untrained": [falls(eig3_untrained, k) for k in range(n)],
+        "table1.max_filter_spread": [max(spread(eig3[L, f][k] for f in filters) for L in depths) for k in range(n)],
+        "table1.max_depth_spread": [max(spread(eig3[L, f][k] for L in depths) for f in filters) for k in range(n)],
+        "table1.min_eig3": [min(v[k] for v in eig3.values()) for k in range(n)],
+        "table1.max_final_loss": [max(v[k] for v in final_loss.values()) for k in range(n)],
+    }

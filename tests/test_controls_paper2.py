@@ -6,11 +6,14 @@ shared smoke run: tests/test_notebooks.py)."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
+import textwrap
 
 import nbformat
 import pytest
 
+from memlib import dynamics
 from memlib.claims import PAPER2, core
 from memlib.claims import paper2, paper2_conv
 from memlib.cli.common import NOTEBOOK_DIR
@@ -39,16 +42,21 @@ def test_every_paper2_claim_but_the_sanity_checks_has_a_control_or_a_reason():
             assert c.control != c.metric, f"{c.id}: its control is the claim's own metric"
 
 
+# memlib functions whose returned metrics notebook 02 logs as they are (`run.log(**f(...))`): their keys are read too
+LOGGED_BY = (dynamics.table1_summary,)
+
+
 def _notebook_key_patterns(name: str = "02_attractors") -> list[re.Pattern]:
     """Every metric key notebook `name` can log, as patterns: its string constants and f-strings ({...} -> any text)
-    that name something, each also with `.untrained` and `.bar` appended (`dynamics.untrained_bar(key, ...)` logs
-    those two). A superset (any string of the notebook), so the check is that a control's key can be built there."""
+    that name something, and those of the functions in LOGGED_BY, each also with `.untrained` and `.bar` appended
+    (`dynamics.untrained_bar(key, ...)` logs those two). A superset (any string of the notebook), so the check is that
+    a control's key can be built there."""
     nb = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
+    sources = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+    sources += [textwrap.dedent(inspect.getsource(f)) for f in LOGGED_BY]
     patterns = set()
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        for node in ast.walk(ast.parse(cell.source)):
+    for source in sources:
+        for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.JoinedStr):
                 text = "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?" for v in node.values)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "." in node.value:

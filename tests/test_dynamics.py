@@ -123,3 +123,21 @@ def test_nearest_corr_medians_agrees_with_metrics():
     assert dynamics.nearest_corr_medians(f, starts, train, 4) == want
     one = dynamics.nearest_corr_medians(f, starts, train, 1)
     assert one[0] == one[1] == want[0]
+
+
+def test_table1_summary_against_the_tables_numbers_read_by_hand():
+    from memlib.dynamics import table1_summary
+    depths, filters = [2, 5, 8], [1, 16]
+    # seed 0: falls with depth at both filter counts; seed 1: rises at filter count 16
+    eig3 = {(2, 1): [0.9, 0.9], (5, 1): [0.5, 0.5], (8, 1): [0.1, 0.1],
+            (2, 16): [0.8, 0.1], (5, 16): [0.4, 0.5], (8, 16): [0.2, 0.8]}
+    untrained = {k: [0.3, 0.3] for k in eig3}                     # every value tied: no order
+    loss = {k: [1e-7, 2e-7] for k in eig3}
+    m = table1_summary(eig3, untrained, loss, depths, filters)
+    assert m["table1.depth_order_fraction"] == [1.0, 0.5]
+    assert m["table1.depth_order_fraction.untrained"] == [0.0, 0.0]
+    assert m["table1.f16.depth_order"][1] == pytest.approx(1.0)
+    assert m["table1.max_filter_spread"] == pytest.approx([0.1, 0.8])    # seed 1 at 2 layers: 0.9 - 0.1
+    assert m["table1.max_depth_spread"] == pytest.approx([0.8, 0.8])
+    assert m["table1.min_eig3"] == [0.1, 0.1] and m["table1.max_final_loss"] == [1e-7, 2e-7]
+    assert m["table1.L5.f16.eig3"] == [0.4, 0.5]

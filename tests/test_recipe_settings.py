@@ -45,22 +45,33 @@ def test_every_registered_departure_says_why_at_every_profile(name):
             assert d["ours"] != d["paper"] and d["why"].strip(), (p, d)
 
 
-def test_notebook_03_records_its_departures_from_the_recipe_not_by_hand():
-    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / "03_downsampling_eigenvectors.ipynb", 4).cells
-             if c.cell_type == "code"]
-    assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
-    # only the data source, which depends on what the data root holds, is recorded by hand
-    assert sum(c.count("run.departure(") for c in cells) == 1
+# notebook -> (its departures recorded by hand: the data sets, which depend on what the data root holds; the least
+# number of `run.pick` lines it has)
+NOTEBOOKS = {"01_identity_vs_constant": (2, 40), "02_attractors": (2, 60), "03_downsampling_eigenvectors": (1, 15),
+             "04_rho_dynamics": (1, 10)}
 
 
-def test_notebook_04_records_its_departures_from_the_recipe_not_by_hand():
-    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / "04_rho_dynamics.ipynb", 4).cells
-             if c.cell_type == "code"]
+@pytest.mark.parametrize("name", sorted(NOTEBOOKS))
+def test_a_notebook_records_its_departures_from_the_recipe_and_reads_every_setting_there(name):
+    by_hand, least_picks = NOTEBOOKS[name]
+    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", 4).cells if c.cell_type == "code"]
     assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
-    # only the data, which depends on what the data root holds (CIFAR-10, MNIST or the digits), is recorded by hand
-    assert sum(c.count("run.departure(") for c in cells) == 1
+    assert sum(c.count("run.departure(") for c in cells) == by_hand
     picks = [ln.strip() for c in cells for ln in c.splitlines() if "run.pick(" in ln]
-    assert len(picks) >= 10 and all("run.pick(**recipe." in ln for ln in picks), picks
+    assert len(picks) >= least_picks and all("run.pick(**recipe." in ln for ln in picks), picks
+
+
+def test_notebook_01_records_its_departures_right_after_its_settings():
+    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / "01_identity_vs_constant.ipynb", 4).cells
+             if c.cell_type == "code"]
+    settings = next(i for i, c in enumerate(cells) if "run.pick(**recipe.SGD_FIT)" in c)
+    assert "run.departures_from(recipe.SETTINGS)" in cells[settings + 1]
+
+
+def test_the_measurement_choices_are_registered_apart_from_the_papers_settings():
+    # the settings the table does not list (seed bands, probes, iterations shown) are registered too
+    assert paper1.UNLISTED.problems() == [] and len(paper1.UNLISTED) >= 8
+    assert paper2.UNLISTED.problems() == [] and len(paper2.UNLISTED) >= 20
 
 
 # Notebook 04's hand-written departures before issue 43 (but the data row, still by hand): setting -> the profiles
@@ -77,33 +88,6 @@ P4_BY_HAND = {
 def test_paper4s_generated_table_holds_the_rows_of_its_hand_written_one(profile):
     listed = {d["setting"] for d in paper4.SETTINGS.departures(profile)}
     assert listed == {s for s, at in P4_BY_HAND.items() if profile[0] in at}
-
-
-def test_notebook_02_records_its_departures_from_the_recipe_and_reads_every_setting_there():
-    cells = [c.source for c in nbformat.read(ROOT / "notebooks" / "02_attractors.ipynb", 4).cells
-             if c.cell_type == "code"]
-    assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
-    # only the two data sets, which depend on what the data root holds, are recorded by hand
-    assert sum(c.count("run.departure(") for c in cells) == 2
-    picks = [ln.strip() for c in cells for ln in c.splitlines() if "run.pick(" in ln]
-    assert len(picks) >= 60 and all("run.pick(**recipe." in ln for ln in picks), picks
-    # the settings the table does not list (seed bands, inputs, iterations shown) are registered too
-    assert paper2.UNLISTED.problems() == [] and len(paper2.UNLISTED) >= 20   # measurement choices only
-
-
-
-def test_notebook_01_records_its_departures_from_the_recipe_and_reads_every_setting_there():
-    nb = nbformat.read(ROOT / "notebooks" / "01_identity_vs_constant.ipynb", 4)
-    cells = [c.source for c in nb.cells if c.cell_type == "code"]
-    # one cell, right after the settings, records every figure's departures
-    assert sum("run.departures_from(recipe.SETTINGS)" in c for c in cells) == 1
-    assert "run.departures_from(recipe.SETTINGS)" in cells[2]
-    # only the two data sets, which depend on what the data root holds, are recorded by hand
-    assert sum(c.count("run.departure(") for c in cells) == 2
-    picks = [ln.strip() for c in cells for ln in c.splitlines() if "run.pick(" in ln]
-    assert len(picks) >= 40 and all("run.pick(**recipe." in ln for ln in picks), picks
-    # the settings the table does not list (seed bands, probes, sizes shown) are registered too
-    assert paper1.UNLISTED.problems() == [] and len(paper1.UNLISTED) >= 8
 
 
 # Notebook 01's hand-written departures before issue 43 (but the two data sets, still by hand):

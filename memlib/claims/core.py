@@ -263,6 +263,22 @@ def with_measured(claims: list, table: dict, profile: str, how: str) -> list:
     return [one(c) for c in claims]
 
 
+UNTRAINED_BAR = ("the same nets at their initial weights, measured alike (the bar already holds it: it fails by "
+                 "construction)")
+
+
+def with_control(c: Claim, controls: dict, *, twins: tuple | None = None) -> Claim:
+    """The claim with its control (docs/CLAIM_RULES.md, step 4): its entry in `controls` (the `control`,
+    `control_threshold` and `control_is` keywords), else, where its threshold is `<metric>.bar` (the paper's bar or the
+    untrained score moved past it), the untrained twin `<metric>.untrained`: a control that fails by construction,
+    shown beside the claim. `twins`: the claims whose twin the notebook logs (None: every `.bar` claim)."""
+    if c.id in controls:
+        return replace(c, **controls[c.id])
+    if c.threshold == f"{c.metric}.bar" and c.about != "sanity" and (twins is None or c.id in twins):
+        return replace(c, control=f"{c.metric}.untrained", control_is=UNTRAINED_BAR)
+    return c
+
+
 def _lookup(metrics: dict, ref):
     """A threshold or gate operand: a number as it is, a metric key's value (None when absent)."""
     return metrics.get(ref) if isinstance(ref, str) else ref

@@ -24,7 +24,7 @@ photographs than the training ones (`data.TEST_PHOTOS`), not crops of them.
 """
 from dataclasses import replace
 
-from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
+from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_control  # noqa: F401
 
 
 def _fixed_points(prefix: str, eps: str | None = None) -> tuple[str, str]:
@@ -239,8 +239,7 @@ RULES_OF = {
 # the claim's words before any number was looked at. Convention: `<metric>.untrained` is the same measure of the same
 # nets at their initial weights (`store.untrained`). A claim whose threshold is `<metric>.bar` (issue 27) has that
 # untrained twin as its control: the bar is the paper's or the twin's score moved 0.05 past it, so the control fails
-# by construction (the threshold already holds it) and the report shows its value beside the claim (`with_control`).
-UNTRAINED_BAR = "the same nets at their initial weights, measured alike (the bar already holds it: it fails by construction)"
+# by construction (the threshold already holds it) and the report shows its value beside the claim (`core.with_control`).
 CONTROLS = {
     "p2.fig1a_contractive": dict(
         control="fig1a.large.layers2.max_slope",
@@ -282,16 +281,6 @@ NO_CONTROL = {
                      "are the prediction itself at both ends, equal, so the strict '<' fails them only as a tie, which "
                      "tells nothing about the width (p2.thm3_limit's control, the narrowest net, is the other arm)",
 }
-
-
-def with_control(c: Claim, controls: dict) -> Claim:
-    """The claim with its control: its entry in `controls`, else the untrained twin where the threshold is
-    `<metric>.bar`."""
-    if c.id in controls:
-        return replace(c, **controls[c.id])
-    if c.threshold == f"{c.metric}.bar" and c.about != "sanity":
-        return replace(c, control=f"{c.metric}.untrained", control_is=UNTRAINED_BAR)
-    return c
 
 
 CLAIMS = [with_control(replace(c, rule=c.rule or RULES_OF[c.id]), CONTROLS) for c in CLAIMS]

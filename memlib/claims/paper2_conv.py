@@ -5,8 +5,7 @@ large fully connected autoencoder, in the paper's order. Fit gates and the untra
 """
 from dataclasses import replace
 
-from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
-from .paper2 import with_control
+from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_control  # noqa: F401
 
 # Tables 1-2 and Fig 9/10 train until the loss is below 1e-6 (App. F; `until_loss`) at a constant rate, with the same
 # images, initialization, optimizer and learning rate at every profile but smoke: quick's nets reach that loss before
@@ -304,7 +303,7 @@ RULES_OF = {
 
 
 # Each claim's control (issue 42, item 2), as `paper2.CONTROLS`; the claims whose threshold is `<metric>.bar` take the
-# untrained twin there (`paper2.with_control`). A linear net's memorization spectrum (1, ..., 1, [small]) is read on
+# untrained twin there (`core.with_control`). A linear net's memorization spectrum (1, ..., 1, [small]) is read on
 # an untrained net against its own top n |eigenvalues| (`dynamics.relative_rest`): the absolute rest of a net started
 # "as close to zero as possible" is small before any training, and would pass a test that looks at the rest alone.
 SPECTRUM_UNTRAINED = ("the same net at its initial weights, its |eigenvalues| beyond the top n read against the n-th "

@@ -35,9 +35,7 @@ Operationalizations fixed before measuring (issue 14):
 * **test photos (issue 27).** The "new images" are other photographs than the training ones
   (`data.TEST_PHOTOS`), not crops of the training photos.
 """
-from dataclasses import replace
-
-from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_measured  # noqa: F401
+from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_control, with_measured  # noqa: F401
 
 SEC5_MSE = 5e-3      # Sec. 5: "sufficiently low (i.e. around 10^-3)"; App. D: MSE 0.0046
 RANK_RTOL = 0.05     # the notebook's RANK_RTOL
@@ -228,8 +226,6 @@ CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", "the full profile")
 # the paper's or the twin's score moved dynamics.UNTRAINED_MARGIN past it, so the control fails by construction: the
 # report shows it beside the claim. The other paper-3 claims get theirs with a measured quick run of notebook 03
 # (issue 42: Fig 6's ranks, App. D, Fig 7-8, 11 and the U-Net need their twins logged first).
-UNTRAINED_TWIN = "the same nets at their initial weights, measured alike (the bar already holds it: it fails by construction)"
 TWIN_LOGGED = ("p3.ds_default_point_map", "p3.ds_default_outputs_train", "p3.ds_xavier_point_map", "p3.fig2_d_point_map",
                "p3.fig2_d_point_map_noise", "p3.fig2_nd_identity", "p3.fig3_d_early", "p3.fig3_nd_later")
-CLAIMS = [replace(c, control=f"{c.metric}.untrained", control_is=UNTRAINED_TWIN) if c.id in TWIN_LOGGED else c
-          for c in CLAIMS]
+CLAIMS = [with_control(c, {}, twins=TWIN_LOGGED) for c in CLAIMS]

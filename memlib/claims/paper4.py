@@ -23,7 +23,7 @@ seeds 0-2, with the recipe the probe's rule chose on seeds 100-102 (benchmarks/p
 """
 from dataclasses import replace
 
-from .core import NOT_REPRODUCED as NR, REPRODUCED as R, UNSTABLE, Claim, fitted, with_measured
+from .core import NOT_REPRODUCED as NR, REPRODUCED as R, UNSTABLE, Claim, fitted, with_control, with_measured
 
 SEPARATES = "{}.train_errors_end < 0.5"   # no training sample misclassified
 
@@ -319,12 +319,7 @@ CONTROLS = {
 }
 
 
-def with_control(c: Claim, controls: dict = CONTROLS) -> Claim:
-    """The claim with its control (its entry in `controls`), as paper 2's `with_control`."""
-    return replace(c, **controls[c.id]) if c.id in controls else c
-
-
-CLAIMS = [with_control(c) for c in CLAIMS]
+CLAIMS = [with_control(c, CONTROLS) for c in CLAIMS]
 
 # ---------------------------------------------------------------- quick's ledger, measured
 # Session 18's quick run of notebook 04 (seeds 0-2, 2026-11-27, 401 s on the shared 2-core CPU at load ~3.5): claim ->

@@ -19,29 +19,19 @@ from __future__ import annotations
 
 import torch
 
-from ..runtime import PROFILES, pick
+from ..runtime import pick
 from ..trajectory import log_steps
-from .settings import NOT_STATED, Settings, by_profile
+from .settings import NOT_STATED, Settings, comparable, each_profile
 
 SETTINGS = Settings()
 UNLISTED = Settings()
-
-
-def _each(text, *values) -> dict:
-    """A row's text at each profile: `text` of the values (one value, or {profile: value})."""
-    return {p: text(*(pick(p, **v) if by_profile(v) else v for v in values)) for p in PROFILES}
-
-
-def _seq(v):
-    """Lists and tuples compare as sequences, nested."""
-    return tuple(_seq(x) for x in v) if isinstance(v, (list, tuple)) else v
 
 
 def _row(what, values, paper, *, text, fmt, cite, why="", into=SETTINGS):
     """Register the row `what` of the settings `values` against the paper's `paper` (as many):
     ours reads `fmt(*ours)`, or the paper's words `text` where each is the paper's value, so the
     row is listed exactly where one differs."""
-    row = _each(lambda *vs: text if _seq(vs) == _seq(paper) else fmt(*vs), *values)
+    row = each_profile(lambda *vs: text if comparable(vs) == comparable(paper) else fmt(*vs), *values)
     into.add(row, what, paper=text, cite=cite, why=why)
 
 

@@ -20,19 +20,14 @@ figure, registered with the paper's value, where the paper gives it and why ours
 """
 from __future__ import annotations
 
-from ..runtime import PROFILES, pick
-from .settings import NOT_STATED, Settings, by_profile
+from ..runtime import pick
+from .settings import NOT_STATED, Settings, each_profile
 
 SETTINGS = Settings()
 UNLISTED = Settings()
 
 BAND = dict(smoke=1, quick=3, paper=3)      # a seed band's size: claims hold for every seed of it
 BAND_WHY = "ours: the claims are judged on a band of seeds, with margin (the paper shows one net)"
-
-
-def _each(text, *values) -> dict:
-    """A row's text at each profile: `text` of the values (one value, or {profile: value})."""
-    return {p: text(*(pick(p, **v) if by_profile(v) else v for v in values)) for p in PROFILES}
 
 
 def _band(what: str, value=BAND):
@@ -77,7 +72,7 @@ F1_LAYERS = SETTINGS.add(                # paper 2, Fig 1a: a "shallow" and a "d
 F1_GD = dict(optimizer="sgd", lr=0.05, schedule="stagewise")   # paper 2, Fig 1a: not stated
 F1_STEPS = dict(smoke=100, quick=3000, paper=10_000)      # paper 2, Fig 1a: not stated ("trained")
 SETTINGS.add(
-    _each(lambda n: f"gradient descent, lr {F1_GD['lr']:g}, x0.2 at 30/60/80 % of {n:,} steps "
+    each_profile(lambda n: f"gradient descent, lr {F1_GD['lr']:g}, x0.2 at 30/60/80 % of {n:,} steps "
                     "(stagewise)", F1_STEPS),
     "optimizer and schedule, Fig 1a", paper=NOT_STATED,
     cite="Fig 1a; Theorem 1's analysis: gradient descent",
@@ -134,16 +129,16 @@ SWISS_LAYERS = SETTINGS.add(             # paper 2, Fig 2: 10 layers
     dict(smoke=4, quick=10, paper=10), "layers, Fig 2", paper=10, cite="Fig 2",
     why="smoke: CI only")
 SWISS_GRID = dict(smoke=10, quick=32, paper=32)   # paper 2, Fig 2: 1000 grid points (32² ≈ 1000)
-SETTINGS.add(_each(lambda g: f"{g ** 2} ({g} x {g})", SWISS_GRID), "grid points, Fig 2",
+SETTINGS.add(each_profile(lambda g: f"{g ** 2} ({g} x {g})", SWISS_GRID), "grid points, Fig 2",
              paper=1000, cite="Fig 2", why="a square grid; smoke: CI only")
 SWISS_ITERS = dict(smoke=[0, 1, 5, 11], quick=[0, 11, 111, 1111],
                    paper=[0, 11, 111, 1111])     # paper 2, Fig 2: 0, 11, 111 and 1111 iterations
-SETTINGS.add(_each(lambda its: ", ".join(map(str, its)), SWISS_ITERS), "iterations shown, Fig 2",
+SETTINGS.add(each_profile(lambda its: ", ".join(map(str, its)), SWISS_ITERS), "iterations shown, Fig 2",
              paper="0, 11, 111, 1111", cite="Fig 2", why="smoke: CI only")
 # Fig 2: full-batch Adam 1e-3, x0.2 stages, for this many steps. Paper 2, Fig 2: "trained to
 # convergence", no count.
 SWISS_STEPS = dict(smoke=100, quick=2000, paper=20_000)   # paper 2, Fig 2: not stated
-SETTINGS.add(_each(lambda n: f"{n:,} full-batch Adam steps", SWISS_STEPS), "steps, Fig 2",
+SETTINGS.add(each_profile(lambda n: f"{n:,} full-batch Adam steps", SWISS_STEPS), "steps, Fig 2",
              paper=NOT_STATED, cite="'trained to convergence', Fig 2",
              why="cost; every seed's training points are fixed points within EPS (the fit gate)")
 SWISS_SEEDS = _band("Fig 2 (the roll and the init)")
@@ -157,9 +152,9 @@ SETTINGS.note("Swiss roll, Fig 2", paper="the 3-D Swiss roll (Fig 2)",
 FIG3_NETS = dict(smoke={"fig3a": (10, 7, 32), "fig3b": (5, 14, 32)},
                  quick={"fig3a": (100, 7, 128), "fig3b": (20, 14, 128)},
                  paper={"fig3a": (100, 7, 128), "fig3b": (20, 14, 128)})
-SETTINGS.add(_each(lambda nets: f"{nets['fig3a'][0]} / {nets['fig3b'][0]}", FIG3_NETS),
+SETTINGS.add(each_profile(lambda nets: f"{nets['fig3a'][0]} / {nets['fig3b'][0]}", FIG3_NETS),
              "training digits, Fig 3a / 3b", paper="100 / 20", cite="Fig 3", why="smoke: CI only")
-SETTINGS.add(_each(lambda nets: f"{nets['fig3a'][2]} / {nets['fig3b'][2]}", FIG3_NETS),
+SETTINGS.add(each_profile(lambda nets: f"{nets['fig3a'][2]} / {nets['fig3b'][2]}", FIG3_NETS),
              "hidden units, Fig 3a / 3b", paper="128 / 128", cite="Fig 3", why="smoke: CI only")
 # Not given for Fig 3; the paper's other nonlinear autoencoders use leaky ReLU (Fig 5, 6, 9, 10,
 # 12).
@@ -171,7 +166,7 @@ FIG3_FIT = dict(optimizer="adam", lr=1e-3, schedule="final_decay")
 FIG3_STEPS = dict(smoke=100, quick=40_000, paper=100_000)
 _BANDS = {p: ", ".join(f"seed + {k}" for k in SEED_OFFSETS[p]) for p in ("smoke", "quick")}
 SETTINGS.add(
-    _each(lambda n: f"{FIG3_ACTIVATION}; full-batch Adam, lr {FIG3_FIT['lr']:g}, constant, x0.1 "
+    each_profile(lambda n: f"{FIG3_ACTIVATION}; full-batch Adam, lr {FIG3_FIT['lr']:g}, constant, x0.1 "
                     f"for the last 10 % ({n:,} steps)", FIG3_STEPS),
     "nonlinearity and optimizer, Fig 3", paper=NOT_STATED, cite="'trained to convergence', Fig 3",
     why="chosen on seed 0 among the ten recipes tabled under Fig 3 (Fig 2 and 4 keep ReLU and the "
@@ -192,7 +187,7 @@ F4_N = SETTINGS.add(                     # paper 2, Fig 4: 1000 training images
     why="cost")
 # R_t read at t = 0 .. F4_T iterations. Paper 2, Fig 4: the x-axis runs to 1,000 iterations.
 F4_T = dict(smoke=20, quick=200, paper=1000)              # paper 2, Fig 4: 1,000 iterations
-SETTINGS.add(_each(lambda t: f"{t:,}", F4_T), "iterations of R_t, Fig 4", paper="1,000",
+SETTINGS.add(each_profile(lambda t: f"{t:,}", F4_T), "iterations of R_t, Fig 4", paper="1,000",
              cite="Fig 4's x-axis",
              why="cost: 9 nets x 300 test digits iterated; R_T is read at the last iteration shown")
 # The sweeps share one model (the second width, the second depth).
@@ -203,7 +198,7 @@ F4_STEPS = dict(smoke=100, quick=4000, paper=20_000)   # paper 2, Fig 4: "traine
 SETTINGS.note(
     "widths, depths and steps, Fig 4",
     paper="not in the text (the figure's legend); 'trained to convergence'",
-    ours=_each(lambda w, d, n: f"widths {', '.join(map(str, w))} at {d[1]} layers; depths "
+    ours=each_profile(lambda w, d, n: f"widths {', '.join(map(str, w))} at {d[1]} layers; depths "
                                f"{', '.join(map(str, d))} at width {w[1]}; {n:,} full-batch steps",
                F4_WIDTHS, F4_DEPTHS, F4_STEPS),
     why="our choice; the steps are enough for every net to make its training digits fixed points "
@@ -224,7 +219,7 @@ F1B_CHANNELS = dict(smoke=8, quick=32, paper=128)   # paper 2, Fig 1b gives no s
 F1B_LEVELS = dict(smoke=2, quick=4, paper=4)        # 32 -> 2 pixels at the bottom (quick)
 SETTINGS.note(
     "U-Net, Fig 1b", paper="a U-Net; sizes and optimizer not given (Fig 1b)",
-    ours=_each(lambda lv, ch: f"{lv} levels of {ch} channels, without skip connections; Adam, lr "
+    ours=each_profile(lambda lv, ch: f"{lv} levels of {ch} channels, without skip connections; Adam, lr "
                               "1e-3", F1B_LEVELS, F1B_CHANNELS),
     why="with skip connections the input passes straight through and the net stays close to the "
         "identity")
@@ -265,7 +260,7 @@ SETTINGS.note(
         "D1 may differ")
 F7_STEPS = dict(smoke=50, quick=2000, paper=10_000)   # paper 2, Fig 7: 10000 iterations
 F8_STEPS = dict(smoke=20, quick=3000, paper=10_000)   # paper 2, Fig 8: 10000 iterations
-SETTINGS.add(_each(lambda a, b: f"{a} / {b}", F7_STEPS, F8_STEPS), "iterations, Fig 7 / 8",
+SETTINGS.add(each_profile(lambda a, b: f"{a} / {b}", F7_STEPS, F8_STEPS), "iterations, Fig 7 / 8",
              paper="10000 / 10000", cite="Fig 7, 8", why="cost")
 F7_CHANNELS = dict(smoke=4, quick=32, paper=64)   # paper 2, Fig 7a: not in the text, our choice
 F8_CHANNELS = dict(smoke=4, quick=64, paper=64)   # our choice: 64 x 9 x 1.8e-3 ~ 1 per layer
@@ -273,7 +268,7 @@ F8_OPT = dict(optimizer="adam", lr=1e-4, schedule="stagewise")   # paper 2, App.
 SETTINGS.note(
     "D1 / D2 channels and optimizer, Fig 7 / 8",
     paper="not in the text (App. G: the architecture figures)",
-    ours=_each(lambda c7, c8: f"{c7} / {c8} channels; Adam, lr {ADAM['lr']:g} / {F8_OPT['lr']:g}",
+    ours=each_profile(lambda c7, c8: f"{c7} / {c8} channels; Adam, lr {ADAM['lr']:g} / {F8_OPT['lr']:g}",
                F7_CHANNELS, F8_CHANNELS),
     why="our choice; D2 takes App. F's Adam 1e-4 for deep nets, with x0.2 stages at 30/60/80 % of "
         "the steps (at a constant rate Adam left D2's top eigenvalue short of 1 on probe seeds "
@@ -301,7 +296,7 @@ F5_STEPS = dict(smoke=20, quick=1000, paper=10_000)    # paper 2, Fig 5: "to con
 F5A_STEPS = dict(smoke=20, quick=1500, paper=10_000)   # Fig 5a: 63 photos through a 1x1 bottleneck
 SETTINGS.note(
     "steps, Fig 5a / 5b", paper="'to convergence' (no count given)",
-    ours=_each(lambda a, b: f"{a:,} / {b:,} full-batch Adam steps", F5A_STEPS, F5_STEPS),
+    ours=each_profile(lambda a, b: f"{a:,} / {b:,} full-batch Adam steps", F5A_STEPS, F5_STEPS),
     why="Fig 5a: the fewest of 1,000 / 1,500 / 2,000 that fit seeds 100 and 101, which no claim "
         "uses (benchmarks/RESULTS.md, session 10)")
 F5_SEEDS = _band("Fig 5 (D1's init)")
@@ -325,7 +320,7 @@ SETTINGS.add(f"full-batch Adam, lr {F56_OPT['lr']:g}", "optimizer, Fig 5 / 6", p
 # per class).
 F6_N = dict(smoke=2, quick=3, paper=10)   # paper 2, Fig 5b: 10 images (Fig 6: not stated)
 SETTINGS.add(
-    _each(lambda n: f"{n} photos, the first of {n} sources", F6_N), "training images, Fig 6",
+    each_profile(lambda n: f"{n} photos, the first of {n} sources", F6_N), "training images, Fig 6",
     paper=NOT_STATED, cite="Fig 6; Fig 5b trains the same net on 10 CIFAR10 images, one per class",
     why="cost; smoke: CI only")
 F6_CHANNELS = SETTINGS.add(              # paper 2, Fig 6: not in the text
@@ -333,7 +328,7 @@ F6_CHANNELS = SETTINGS.add(              # paper 2, Fig 6: not in the text
     cite="Fig 7a: not in the text", why="our choice; smoke: CI only")
 F6_EPOCHS = dict(smoke=[5, 20], quick=[100, 1000],
                  paper=[100, 1000])      # paper 2, Fig 6: 100 and 1000 epochs
-SETTINGS.add(_each(lambda e: " and ".join(map(str, e)), F6_EPOCHS), "epochs, Fig 6",
+SETTINGS.add(each_profile(lambda e: " and ".join(map(str, e)), F6_EPOCHS), "epochs, Fig 6",
              paper="100 and 1000", cite="Fig 6", why="smoke: CI only")
 # Fig 6's "epoch". Paper 2, Fig 6: "100 training epochs", "1000 training epochs"; an epoch is one
 # pass over the training set, in mini-batches of a size the paper does not state. Notebook 02 reads
@@ -344,7 +339,7 @@ F6_BATCH = None                            # paper 2, Fig 6: not stated
 SETTINGS.note(
     "an epoch, Fig 6",
     paper="a pass over the training set (Fig 6: 100 and 1000 epochs); batch size not stated",
-    ours=_each(lambda n: "one full-batch step" if F6_BATCH is None
+    ours=each_profile(lambda n: "one full-batch step" if F6_BATCH is None
                else f"{n // F6_BATCH} steps of {F6_BATCH}", F6_N),
     why="the paper gives no batch size; benchmarks/probes/paper2_fig6_epochs.py trains the other "
         "reading (mini-batches of 1: an epoch is F6_N steps) on seeds 100-102")
@@ -355,13 +350,13 @@ F6_SEEDS = _band("Fig 6 (D1's init)")
 
 # ---------------- Fig 11: a fully connected autoencoder on many digits, near-zero test error
 F11_N = dict(smoke=100, quick=1500, paper=50_000)   # paper 2, Fig 11: 50000 MNIST digits
-SETTINGS.add(_each(lambda n: f"{n:,}", F11_N), "training digits, Fig 11", paper="50,000",
+SETTINGS.add(each_profile(lambda n: f"{n:,}", F11_N), "training digits, Fig 11", paper="50,000",
              cite="Fig 11", why="cost")
 # ReLU, Adam 1e-3 on mini-batches of 100 at Fig 3's schedule, for this many steps. Paper 2, Fig 11
 # / App. I.1: 7 layers x 512 "trained to convergence"; activation, optimizer and steps not stated.
 F11_ACTIVATION = "relu"                                 # paper 2, Fig 11: not stated
 F11_STEPS = dict(smoke=20, quick=6000, paper=30_000)    # paper 2, Fig 11: not stated
-SETTINGS.add(_each(lambda n: f"{F11_ACTIVATION}; {n:,} mini-batch steps", F11_STEPS),
+SETTINGS.add(each_profile(lambda n: f"{F11_ACTIVATION}; {n:,} mini-batch steps", F11_STEPS),
              "activation and steps, Fig 11", paper=NOT_STATED,
              cite="App. I.1: 7 x 512, 'trained to convergence'",
              why="our choice: the activation of Fig 2 and 4; the steps: cost")
@@ -402,15 +397,15 @@ H_SEEDS = _band("Fig 9 / 10 (Fig 10's init; Fig 9's is constant: the inputs)")
 # the band uses SEED_OFFSETS too.
 T1_CONVS = dict(smoke={2: 3, 5: 5}, quick={2: 3, 5: 5, 8: 8},
                 paper={2: 3, 5: 5, 8: 8})   # paper 2, Table 1: 2, 5, 8 layers (3, 5, 8 convs)
-SETTINGS.add(_each(lambda c: ", ".join(map(str, c)), T1_CONVS), "layers, Table 1",
+SETTINGS.add(each_profile(lambda c: ", ".join(map(str, c)), T1_CONVS), "layers, Table 1",
              paper="2, 5, 8", cite="Table 1", why="smoke: CI only")
 T1_FILTERS = dict(smoke=[1, 2], quick=[1, 16, 128],
                   paper=[1, 16, 128])       # paper 2, Table 1: 1, 16, 128 filters
-SETTINGS.add(_each(lambda f: ", ".join(map(str, f)), T1_FILTERS), "filters, Table 1",
+SETTINGS.add(each_profile(lambda f: ", ".join(map(str, f)), T1_FILTERS), "filters, Table 1",
              paper="1, 16, 128", cite="Table 1", why="smoke: CI only")
 SETTINGS.note(
     "convolutions per layer count, Table 1", paper="'# of Layers' 2 / 5 / 8 (Table 1)",
-    ours=_each(lambda c: " / ".join(map(str, c.values())) + " convolutions", T1_CONVS),
+    ours=each_profile(lambda c: " / ".join(map(str, c.values())) + " convolutions", T1_CONVS),
     why="Table 1's parameter column (27 / 45 / 72 for one filter) counts 3 / 5 / 8 convolutions")
 # Table 2's rows: (s, examples, layers, init std, the paper's spectrum); layers = ceil(s^4/9)
 # except where the paper differs.
@@ -421,7 +416,7 @@ T2_ROWS = dict(smoke=[(2, 1, 3, 0.01, "1,[<1e-2]")],
                       (4, 1, 29, 0.3, "1,[<1e-3]"), (5, 1, 70, 0.5, "1,[<1e-5]"),
                       (3, 3, 10, 0.2, "1,.98,.98,[<1e-2]")])   # paper 2, Table 2: the spectra
 SETTINGS.add(
-    _each(lambda rows: ", ".join(f"{s}x{s} with {n}" for s, n, *_ in rows), T2_ROWS),
+    each_profile(lambda rows: ", ".join(f"{s}x{s} with {n}" for s, n, *_ in rows), T2_ROWS),
     "rows of Table 2", paper="9: six with one image, three with several", cite="Table 2",
     why="cost: the rows past 5x5 need over 100 layers (the paper adds skip connections there)")
 PAPER_UNTIL = 1e-6        # paper 2, App. F: "until the loss < 1e-6" (also Fig 9-10)
@@ -444,7 +439,7 @@ T1_INIT_STD = 0.2         # the smallest std that trained (paper 2, Table 1: "cl
 SETTINGS.note(
     "initialization, Tables 1-2",
     paper="each parameter 'as close to zero as possible' (Table 2, App. F)",
-    ours=_each(lambda rows: f"random normal N(0, std^2 / c_in): std {T1_INIT_STD:g} (Table 1), "
+    ours=each_profile(lambda rows: f"random normal N(0, std^2 / c_in): std {T1_INIT_STD:g} (Table 1), "
                             + " / ".join(f"{std:g}" for *_, std, _ in rows) + " (Table 2 rows)",
                T2_ROWS),
     why="the smallest std of 0.01 / 0.03 / 0.1 / 0.2 / 0.3 with which every net of the row reached "
@@ -457,7 +452,7 @@ SETTINGS.add("standard normal s x s images", "training images, Table 2", paper=N
 TAB_STEPS = dict(smoke=300, quick=60_000, full=100_000, paper=200_000)
 SETTINGS.note(
     "stopping, Tables 1-2", paper=f"until the loss is below {PAPER_UNTIL:g}, no cap (App. F)",
-    ours=_each(lambda n: f"until the loss is below {TAB_UNTIL:g}, at most {n:,} steps", TAB_STEPS),
+    ours=each_profile(lambda n: f"until the loss is below {TAB_UNTIL:g}, at most {n:,} steps", TAB_STEPS),
     why=f"the claims' fit gate is the paper's {PAPER_UNTIL:g}: training on to a tenth of it lets "
         "every seed of the band clear the gate with margin, instead of stopping just under it; the "
         "cap bounds the run time")

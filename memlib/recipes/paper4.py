@@ -20,14 +20,9 @@ import math
 
 from .. import data, rho
 from ..runtime import PROFILES, pick
-from .settings import NOT_STATED, Settings, by_profile
+from .settings import NOT_STATED, Settings, each_profile
 
 SETTINGS = Settings()
-
-
-def _each(text, *values) -> dict:
-    """A row's text at each profile: `text` of the values (one value, or {profile: value})."""
-    return {p: text(*(pick(p, **v) if by_profile(v) else v for v in values)) for p in PROFILES}
 
 
 def _slashed(numbers) -> str:
@@ -41,7 +36,7 @@ def _slashed(numbers) -> str:
 # decided by test error, and the embedded digits' 58 test images made one image 1.7 % of it (issue 42).
 DATASET = dict(smoke="mnist", quick="mnist", paper="cifar10")   # full: CIFAR-10 where present, else MNIST
 CLASSES = dict(smoke=(3, 8), quick=(3, 8), paper=(3, 5))     # full, paper: cat / dog for CIFAR-10
-SETTINGS.add(_each(lambda c: f"{c[0]} / {c[1]}", CLASSES), "which two classes", paper=NOT_STATED,
+SETTINGS.add(each_profile(lambda c: f"{c[0]} / {c[1]}", CLASSES), "which two classes", paper=NOT_STATED,
              cite="'two classes', Fig 1",
              why="cat / dog for CIFAR-10; 3 / 8 (quick) and 3 / 5 (full) for the digits")
 SIDE = 28              # not stated (CIFAR's 32x32x3 = 3,072 inputs; MNIST's 28x28 = 784). Probe (seeds 100-102, width
@@ -87,7 +82,7 @@ SETTINGS.add(_updates(CONV_EPOCHS), "SGD updates, ConvNet (Fig 5-8)", paper="100
              cite="Fig 5", why="cost: a ConvNet update costs 3-6 fully connected ones here")
 BAND_EPOCHS = {**EPOCHS, "smoke": 2}                         # the seed bands; smoke: keep CI fast
 # listed where the bands' epochs differ from the single runs' (EPOCHS): elsewhere the updates rows above say it
-SETTINGS.add(_each(lambda b, e: "as the single runs" if b == e else b, BAND_EPOCHS, EPOCHS), "epochs of the seed bands",
+SETTINGS.add(each_profile(lambda b, e: "as the single runs" if b == e else b, BAND_EPOCHS, EPOCHS), "epochs of the seed bands",
              paper="as the single runs", cite="1000, Fig 1, 5, 9", why="smoke: keep CI fast")
 WIDTH = SETTINGS.add(dict(smoke=8, quick=64, full=64, paper=64),  # not stated by paper 4. Probe (seeds 100-102,
 #   lr 0.1): at width 256 every BN + WD run diverges (18 of 18, affine or not, at 14x14 and 28x28), at 64 they train;
@@ -100,7 +95,7 @@ WIDTH = SETTINGS.add(dict(smoke=8, quick=64, full=64, paper=64),  # not stated b
                          "reproduced; smoke: fewer, for CI")
 CHANNELS = dict(smoke=4, quick=8, full=8, paper=64)          # conv net of Fig 5: not given either; 8: cost
 SETTINGS.note("ConvNet of Fig 5", paper="4 convolutions, sizes not stated (Fig 5)",
-              ours=_each(lambda c: f"{c} channels; 3x3 stride 2, then one covering the remaining map", CHANNELS),
+              ours=each_profile(lambda c: f"{c} channels; 3x3 stride 2, then one covering the remaining map", CHANNELS),
               why="64 channels for 32x32 CIFAR-10 at the paper profile; 8 here for cost")
 LR_WD = SETTINGS.add(dict(smoke=0.1, quick=0.1, full=0.1, paper=0.1),  # paper 4, Fig 1: constant learning rate 0.1
                      "SGD lr, BN + weight decay", paper=0.1, cite="Fig 1", why="smoke")   # (every profile)
@@ -122,7 +117,7 @@ BN_AFFINE_NOWD = SETTINGS.add(False,   # Fig 5: "Batch normalization is used wit
 # ---------------------------------------------------------------- initial norms
 NORMS_BNWD = dict(smoke=[0.1, 5.0], quick=[0.1, 1.0, 5.0], full=[0.1, 1.0, 5.0],
                   paper=[0.1, 1.0, 5.0])                     # paper 4, Fig 2: 0.1 / 1 / 5
-SETTINGS.add(_each(_slashed, NORMS_BNWD), "initial norms, BN + weight decay", paper="0.1 / 1 / 5", cite="Fig 2",
+SETTINGS.add(each_profile(_slashed, NORMS_BNWD), "initial norms, BN + weight decay", paper="0.1 / 1 / 5", cite="Fig 2",
              why="smoke: keep CI fast")
 NORMS_BN = SETTINGS.add([0.1, 5.0], "initial norms, BN without weight decay",   # paper 4, Fig 5: 0.1 or 5
                         paper=[0.1, 5.0], cite="Fig 5")
@@ -130,7 +125,7 @@ NORMS_NONE = dict(smoke=[5.0, 15.0], quick=[5.0, 15.0, 30.0], full=[5.0, 15.0, 3
                   paper=[5.0, 15.0, 30.0])                   # paper 4, Fig 9: 5 / 15 / 30, kept: the probe (seeds
 #   100-102, lr 0.1) found no affordable width at which 30 trains (it diverges at 64 and 256, 14x14 and 28x28) and 15
 #   fits only at 256 (1-2 of 3 seeds), where BN + WD diverges: the claims comparing 5 with 30 are judged as measured
-SETTINGS.add(_each(_slashed, NORMS_NONE), "initial norms, neither BN nor weight decay", paper="5 / 15 / 30",
+SETTINGS.add(each_profile(_slashed, NORMS_NONE), "initial norms, neither BN nor weight decay", paper="5 / 15 / 30",
              cite="Fig 9", why="smoke: keep CI fast, and 15 rather than 30, which diverges at smoke's width 8 for "
                                "seed 0: the Ray engine counts a diverged training as a failed job")
 

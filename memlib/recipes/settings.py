@@ -46,7 +46,7 @@ class Setting:
     def departs(self, profile: str) -> bool:
         """Whether the table lists this setting at `profile`: ours differs from the paper's value, the paper states
         none, or it is marked a departure at every profile."""
-        return self.always or self.paper == NOT_STATED or _norm(self.at(profile)) != _norm(self.paper)
+        return self.always or self.paper == NOT_STATED or comparable(self.at(profile)) != comparable(self.paper)
 
     def row(self, profile: str) -> dict:
         """Its departures-table row at `profile`: setting, the paper's value (and where), ours, why."""
@@ -55,9 +55,15 @@ class Setting:
                 "why": self.why}
 
 
-def _norm(v):
-    """Lists and tuples compare as sequences: (64, 192) in the recipe equals [64, 192] in the paper's table."""
-    return tuple(_norm(x) for x in v) if isinstance(v, (list, tuple)) else v
+def comparable(v):
+    """Lists and tuples compare as sequences, nested: (64, 192) in the recipe equals [64, 192] in the paper's table."""
+    return tuple(comparable(x) for x in v) if isinstance(v, (list, tuple)) else v
+
+
+def each_profile(text, *values) -> dict:
+    """A departures row's text at each profile: `text(*values)` with each value picked at the profile (one value, or
+    {profile: value}), for a row that shows several settings or a value in the paper's words."""
+    return {p: text(*(pick(p, **v) if by_profile(v) else v for v in values)) for p in PROFILES}
 
 
 class Settings(list):
