@@ -20,7 +20,6 @@ from .recipes import paper1 as R1
 from .recipes import paper2 as R2
 from .recipes import paper3 as R3
 from .recipes import paper4 as R4
-from .rho import binary_task
 from .runtime import MemlibError, pick
 from .widgets import identity as W1   # the explorers' modules: their functions read at each call
 from .widgets import attractors as W2
@@ -90,12 +89,12 @@ def downsampling(profile_name: str | None = None):
 
 
 def rho(profile_name: str | None = None):
-    """Paper 4's explorer as notebook 04 builds it (recipe: memlib.recipes.paper4; smoke and quick: the embedded
-    digits, classes recipe.CLASSES)."""
+    """Paper 4's explorer as notebook 04 builds it (recipe: memlib.recipes.paper4): the same binary task
+    (`recipe.binary_data`: MNIST at recipe.SIDE where `data/` holds it, else the embedded digits)."""
     p = profile(profile_name)
-    classes = pick(p, **R4.CLASSES)
-    x, y = binary_task(*data.load_images("digits"), classes)
-    x_test, y_test = binary_task(*data.load_images("digits", split="test"), classes)
+    name, root = _digits_root()
+    x, y = R4.binary_data(name, p, root=root)                                  # (N, C, H, W), (N, 1)
+    x_test, y_test = R4.binary_data(name, p, root=root, split="test")
     return W4.rho_explorer(x, y, epochs=pick(p, **R4.EPOCHS), width=pick(p, **R4.WIDTH),
                            channels=pick(p, **R4.CHANNELS), x_test=x_test, y_test=y_test, seed=0,
                            norms=R4.norms(p), lr_bnwd=pick(p, **R4.LR_WD))
