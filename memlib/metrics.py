@@ -279,6 +279,22 @@ def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float 
                 rank_excess=linalg.singular_ratio(A, min(k, r_min)))
 
 
+def worst_set(rows: dict) -> dict:
+    """Paper 3, App. C: the worst over one seed's training sets ({set: `conjecture_row`}) of the rank error against
+    min(dim span X, r_min), sigma_{k+1} / sigma_1 (`max_rank_excess`), the count of eigenvalues near 1 against
+    dim span X, the top eigenvalues' distance from 1 and their eigenvectors' residual from span X; and, where every
+    row holds one (a trained net's), the final loss over the images' mean square (`max_loss_ratio`)."""
+    worst = lambda f: max(f(r) for r in rows.values())                             # noqa: E731
+    out = {"max_rank_error": worst(lambda r: abs(r["rank"] - min(r["span"], r["r_min"]))),
+           "max_rank_excess": worst(lambda r: r["rank_excess"]),
+           "max_near1_error": worst(lambda r: abs(r["near1"] - r["span"])),
+           "max_top_eig_error": worst(lambda r: r["top_err"]),
+           "max_eigvec_resid": worst(lambda r: r["resid"])}
+    if all("loss_ratio" in r for r in rows.values()):
+        out["max_loss_ratio"] = worst(lambda r: r["loss_ratio"])
+    return out
+
+
 def conjecture_band(band, x: torch.Tensor, **conjecture_kw) -> list[dict]:
     """Paper 3, Fig 6 / App. C: `conjecture_row` for each (model, history) of a seed band trained on `x` (k images),
     with Fig 6's readings added: `loss` (the final loss), `top_eig_error`, `eigvec_resid`, `next_abs_eig`

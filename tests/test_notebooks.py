@@ -73,11 +73,20 @@ def test_smoke_report(smoke_results):
 
 @pytest.mark.device
 def test_smoke_logs_the_controls_of_paper_2(smoke_results):
-    """Issue 42, item 2: where notebook 02 measures a claim, it measures the claim's control (tests/test_controls_paper2.py)."""
-    from test_controls_paper2 import missing_controls
+    """Issue 42, item 2: where notebook 02 measures a claim, it measures the claim's control (tests/test_controls_paper23.py)."""
+    from test_controls_paper23 import missing_controls
     out, _ = smoke_results
     metrics = decode(json.loads((out / "smoke" / "02_attractors" / "metrics.json").read_text()))
     assert not missing_controls(metrics)
+
+
+@pytest.mark.device
+def test_smoke_logs_the_controls_of_paper_3(smoke_results):
+    """Issue 42, item 2: where notebook 03 measures a claim, it measures the claim's control (tests/test_controls_paper23.py)."""
+    from test_controls_paper23 import missing_controls
+    out, _ = smoke_results
+    metrics = decode(json.loads((out / "smoke" / "03_downsampling_eigenvectors" / "metrics.json").read_text()))
+    assert not missing_controls(metrics, paper=3)
 
 
 @pytest.mark.device

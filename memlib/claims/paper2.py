@@ -274,7 +274,7 @@ CONTROLS = {
         control_is="the narrowest net, trained alike: the limit k -> infinity is not its (the claim must tell the "
                    "widest net from it)"),
 }
-# Claims without a control, and why (tests/test_controls_paper2.py keeps every other claim with one).
+# Claims without a control, and why (tests/test_controls_paper23.py keeps every other claim with one).
 NO_CONTROL = {
     "p2.thm3_trend": "the comparison is already between two arms (the widest against the narrowest net); the only "
                      "other run is the same nets untrained, whose W2 = 0 gives eigenvalue 0 at every width: their gaps "

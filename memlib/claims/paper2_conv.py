@@ -327,7 +327,7 @@ CONTROLS = {
     "p2.fig11_near_zero_test_error": dict(
         control="fig11.test_mse.untrained", control_is="the same 7 x 512 nets at their initial weights"),
 }
-# Claims without a control, and why (tests/test_controls_paper2.py keeps every other claim with one).
+# Claims without a control, and why (tests/test_controls_paper23.py keeps every other claim with one).
 NO_CONTROL: dict = {}
 # The ledger where a control, measured at quick (session 18, seeds 0-2, 2026-11-27), passed its claim's test.
 CONTROL_PASSED = {

@@ -221,11 +221,21 @@ CLAIMS: list[Claim] = [
 MEASURED_FULL: dict = {}
 CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", "the full profile")
 
-# Each claim's control (issue 42, item 2): where the threshold is `<metric>.bar` and notebook 03 logs the untrained
-# twin `<metric>.untrained` (the same architecture, seed and initial weights), the twin is the control. The bar is
-# the paper's or the twin's score moved dynamics.UNTRAINED_MARGIN past it, so the control fails by construction: the
-# report shows it beside the claim. The other paper-3 claims get theirs with a measured quick run of notebook 03
-# (issue 42: Fig 6's ranks, App. D, Fig 7-8, 11 and the U-Net need their twins logged first).
-TWIN_LOGGED = ("p3.ds_default_point_map", "p3.ds_default_outputs_train", "p3.ds_xavier_point_map", "p3.fig2_d_point_map",
-               "p3.fig2_d_point_map_noise", "p3.fig2_nd_identity", "p3.fig3_d_early", "p3.fig3_nd_later")
-CLAIMS = [with_control(c, {}, twins=TWIN_LOGGED) for c in CLAIMS]
+# Each claim's control (issue 42, item 2; docs/CLAIM_RULES.md, step 4): a run its own comparison must fail. Where the
+# threshold is `<metric>.bar`, notebook 03 logs the untrained twin `<metric>.untrained` (the same architecture, seed and
+# initial weights) and the twin is the control: the bar is the paper's or the twin's score moved
+# dynamics.UNTRAINED_MARGIN past it, so it fails by construction, and the report shows it beside the claim. The others:
+CONTROLS = {
+    "p3.ds_kaiming_not_point_map": dict(
+        control="fig4.kaiming_uniform.sv2_over_sv1.untrained",
+        control_threshold="fig4.xavier_uniform.sv2_over_sv1.untrained",
+        control_is="the same two nets at their initial weights: a difference the two initializations already have "
+                   "before training is not one they learn"),
+    "p3.propC_rank_is_span": dict(
+        control="propC.max_rank_excess.untrained",
+        control_is="the same DS nets at their initial weights, measured on the same five sets"),
+    "p3.fig3_nd_early": dict(
+        control="fig3.D.it10_gain",
+        control_is="Network D's gain after 10 iterations, measured alike: D learns a point map, not the identity"),
+}
+CLAIMS = [with_control(c, CONTROLS) for c in CLAIMS]

@@ -2,7 +2,7 @@
 one image per class (App. D), the nonlinear nets (Fig 7, 8, 11) and the U-Net (Fig 1), in the paper's order. The
 readings, fit gates and untrained bars are `paper3`'s; `memlib.claims` lists these after `paper3.CLAIMS`.
 """
-from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
+from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_control  # noqa: F401
 from .paper3 import AT_32, sec5_fit  # noqa: F401
 
 CLAIMS: list[Claim] = [
@@ -219,3 +219,32 @@ CLAIMS: list[Claim] = [
               "every U-Net fits its image, but not every seed's maps the test inputs onto its output on it, so the band "
               "fails where the first seed alone (the claim's test before issue 26) passed"),
 ]
+
+# Each claim's control (issue 42, item 2): the untrained twin where the threshold is `<metric>.bar` (notebook 03 logs
+# `<metric>.untrained`; see paper3.CONTROLS), else these.
+CONTROLS = {
+    "p3.fig6_nd_near_full_rank": dict(
+        control="fig6.ND.min_rank_fraction.untrained",
+        control_is="the same ND_{4,4} nets at their initial weights: a rank the architecture already has is not learned"),
+    "p3.fig6_nd_rank_same_k": dict(
+        control="fig6.D.rank_change",
+        control_is="D_{64,192}'s relative change of rank between one and two images, measured alike: the Conjecture "
+                   "has its rank follow k"),
+    "p3.fig6_top2_conjugate": dict(
+        control="fig6.D.k2.top2_conjugate.untrained",
+        control_is="the same D_{64,192} nets at their initial weights: a pair an untrained operator already has is "
+                   "not learned"),
+    "p3.appD_near1_count": dict(
+        control="appD.near1_error.untrained",
+        control_is="the same D nets at their initial weights, counted alike"),
+    "p3.fig7_nlnd_not_point_map": dict(
+        control="fig7.NLD.corr_to_input", control_threshold="fig7.NLD.corr_to_train",
+        control_is="NLD, the downsampling net, measured alike: it maps its inputs to the training image"),
+}
+# Claims without a control, and why (tests/test_controls_paper23.py)
+NO_CONTROL = {
+    "p3.appD_svd_truncation": "not run in any profile: no profile trains D_{64,192} on thousands of CIFAR-10 images of "
+                              "one class; its control, the same D untrained with its operator truncated alike, is to be "
+                              "logged with the experiment",
+}
+CLAIMS = [with_control(c, CONTROLS) for c in CLAIMS]

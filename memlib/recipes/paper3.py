@@ -121,3 +121,31 @@ SETTINGS.note("U-Net output", paper="not stated (Fig 1)", ours="1x1 conv and a s
               why="Ulyanov et al.'s output layer")
 SETTINGS.note("U-Net optimizer", paper="not stated (Fig 1)", ours="Adam, lr 1e-3",
               why="a common choice; the paper gives none")
+
+
+# ---------------------------------------------------------------- which initialization reproduces what
+# Notebook 03's table of the metrics measured under both initializations (DEFAULT_INIT, the text's, and OTHER_INIT,
+# PyTorch's: metrics `<figure>.pytorch_init.*`): each row a label with the claim's bar and its metric keys,
+# `{init}` standing for the infix ("" or "pytorch_init."), `:fmt` as `run.say` reads it.
+INIT_ROWS = [
+    ("Fig 2 D: point map on photos and square (> 0.9)", "fig2.{init}D.point_map_corr:.2f"),
+    ("Fig 2 D: point map on noise (> 0.9)", "fig2.{init}D.point_map_corr_noise:.2f"),
+    ("Fig 2 ND: abs corr to the input, all inputs (> 0.9)", "fig2.{init}ND.abs_corr_to_input_all:.2f"),
+    ("Fig 6a D_{{64,192}}, one image: sigma_2 / sigma_1 (< 0.05)", "fig6.{init}D.k1.rank_excess:.3f"),
+    ("Fig 6b D_{{64,192}}, two images: sigma_3 / sigma_1 (< 0.05)", "fig6.{init}D.k2.rank_excess:.3f"),
+    ("Fig 6b: top-2 eigenvalues' max abs(lambda - 1) (< 0.05)", "fig6.{init}D.k2.top_eig_error:.3f"),
+    ("Fig 6b: top-2 eigenvectors' residual from span X (< 0.1)", "fig6.{init}D.k2.eigvec_resid:.3f"),
+    ("Fig 6b: top two a conjugate pair (1)", "fig6.{init}D.k2.top2_conjugate"),
+    ("App. D: sigma_{{m+1}} / sigma_1 (< 0.05)", "appD.{init}rank_excess:.3f"),
+    ("App. D: eigenvalues near 1 minus dim span X (< 0.5)", "appD.{init}near1_error"),
+    ("final loss: Fig 2 D / Fig 6 k = 2 / App. D", "fig2.{init}D.final_loss:.1e", "fig6.{init}D.k2.final_loss:.1e",
+     "appD.{init}final_loss:.1e"),
+]
+
+
+def init_table() -> str:
+    """INIT_ROWS as a Markdown table for `run.say`: a row per metric, a column per initialization."""
+    cell = lambda keys, infix: " / ".join("{" + k.format(init=infix) + "}" for k in keys)   # noqa: E731
+    return "\n".join(["| figure: metric (the claim's bar) | text's formula | PyTorch's default |", "|---|---|---|"]
+                     + [f"| {label} | {cell(keys, '')} | {cell(keys, 'pytorch_init.')} |"
+                        for label, *keys in INIT_ROWS])

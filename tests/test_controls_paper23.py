@@ -1,8 +1,8 @@
-"""Issue 42, item 2, for paper 2: every claim that is not a sanity check carries a control (a run its own comparison
-must fail: docs/CLAIM_RULES.md, step 4), or is listed in its module's NO_CONTROL with the reason; and notebook 02
-logs every control it names. The notebook's keys are read from its source (string literals and f-strings, with the
-`.untrained` / `.bar` pair `dynamics.untrained_bar` adds); `missing_controls` checks a run's metrics (the suite's
-shared smoke run: tests/test_notebooks.py)."""
+"""Issue 42, item 2, for papers 2 and 3: every claim that is not a sanity check carries a control (a run its own
+comparison must fail: docs/CLAIM_RULES.md, step 4), or is listed in its module's NO_CONTROL with the reason; and the
+paper's notebook logs every control it names. The notebook's keys are read from its source (string literals and
+f-strings, with the `.untrained` / `.bar` pair `dynamics.untrained_bar` adds); `missing_controls` checks a run's metrics
+(the suite's shared smoke run: tests/test_notebooks.py)."""
 from __future__ import annotations
 
 import ast
@@ -14,11 +14,17 @@ import nbformat
 import pytest
 
 from memlib import dynamics
-from memlib.claims import PAPER2, core
-from memlib.claims import paper2, paper2_conv
+from memlib.claims import PAPER2, PAPER3, core
+from memlib.claims import paper2, paper2_conv, paper3_sec5
 from memlib.cli.common import NOTEBOOK_DIR
 
-NO_CONTROL = {**paper2.NO_CONTROL, **paper2_conv.NO_CONTROL}
+# paper -> (its claims, its notebook, the claims without a control and why, memlib functions whose returned metrics
+# the notebook logs as they are (`run.log(**f(...))`): their keys are read too)
+PAPERS = {
+    2: (PAPER2, "02_attractors", {**paper2.NO_CONTROL, **paper2_conv.NO_CONTROL}, (dynamics.table1_summary,)),
+    3: (PAPER3, "03_downsampling_eigenvectors", paper3_sec5.NO_CONTROL, ()),
+}
+NO_CONTROL = PAPERS[2][2]
 # Controls the smoke profile does not measure although it measures their claim: (control key -> why)
 NOT_AT_SMOKE = {"table2.s3.n3.rest_max": "smoke's Table 2 has only the 2x2 row (T2_ROWS); quick and paper run the 3x3 rows"}
 
@@ -27,33 +33,32 @@ def _control_keys(c: core.Claim) -> list[str]:
     return [c.control] + ([c.control_threshold] if isinstance(c.control_threshold, str) else [])
 
 
-def test_every_paper2_claim_but_the_sanity_checks_has_a_control_or_a_reason():
-    ids = {c.id for c in PAPER2}
-    assert set(NO_CONTROL) <= ids, f"NO_CONTROL names claims that do not exist: {sorted(set(NO_CONTROL) - ids)}"
-    for c in PAPER2:
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_every_claim_but_the_sanity_checks_has_a_control_or_a_reason(paper):
+    claims, _, no_control, _ = PAPERS[paper]
+    ids = {c.id for c in claims}
+    assert set(no_control) <= ids, f"NO_CONTROL names claims that do not exist: {sorted(set(no_control) - ids)}"
+    for c in claims:
         assert not c.problems(), (c.id, c.problems())
         if c.about == "sanity":
-            assert not c.control and c.id not in NO_CONTROL, f"{c.id}: a sanity check needs no control"
-        elif c.id in NO_CONTROL:
+            assert not c.control and c.id not in no_control, f"{c.id}: a sanity check needs no control"
+        elif c.id in no_control:
             assert not c.control, f"{c.id} has a control and is listed without one"
-            assert len(NO_CONTROL[c.id]) > 60, f"{c.id}: say why no control exists"
+            assert len(no_control[c.id]) > 60, f"{c.id}: say why no control exists"
         else:
             assert c.control and len(c.control_is) >= 10, f"{c.id} has no control (a run its comparison must fail)"
             assert c.control != c.metric, f"{c.id}: its control is the claim's own metric"
 
 
-# memlib functions whose returned metrics notebook 02 logs as they are (`run.log(**f(...))`): their keys are read too
-LOGGED_BY = (dynamics.table1_summary,)
-
-
-def _notebook_key_patterns(name: str = "02_attractors") -> list[re.Pattern]:
-    """Every metric key notebook `name` can log, as patterns: its string constants and f-strings ({...} -> any text)
-    that name something, and those of the functions in LOGGED_BY, each also with `.untrained` and `.bar` appended
+def _notebook_key_patterns(paper: int = 2) -> list[re.Pattern]:
+    """Every metric key paper `paper`'s notebook can log, as patterns: its string constants and f-strings ({...} -> any
+    text) that name something, and those of its LOGGED_BY functions, each also with `.untrained` and `.bar` appended
     (`dynamics.untrained_bar(key, ...)` logs those two). A superset (any string of the notebook), so the check is that
     a control's key can be built there."""
+    _, name, _, logged_by = PAPERS[paper]
     nb = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
     sources = [cell.source for cell in nb.cells if cell.cell_type == "code"]
-    sources += [textwrap.dedent(inspect.getsource(f)) for f in LOGGED_BY]
+    sources += [textwrap.dedent(inspect.getsource(f)) for f in logged_by]
     patterns = set()
     for source in sources:
         for node in ast.walk(ast.parse(source)):
@@ -68,11 +73,12 @@ def _notebook_key_patterns(name: str = "02_attractors") -> list[re.Pattern]:
     return [re.compile(p + suffix) for p in patterns for suffix in ("", r"\.untrained", r"\.bar")]
 
 
-def test_notebook_02_logs_every_control_its_claims_name():
-    patterns = _notebook_key_patterns()
-    for c in PAPER2:
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+def test_the_notebook_logs_every_control_its_claims_name(paper):
+    patterns = _notebook_key_patterns(paper)
+    for c in PAPERS[paper][0]:
         for key in (_control_keys(c) if c.control else []):
-            assert any(p.fullmatch(key) for p in patterns), f"{c.id}: notebook 02 logs no metric {key!r}"
+            assert any(p.fullmatch(key) for p in patterns), f"{c.id}: notebook {PAPERS[paper][1]} logs no metric {key!r}"
 
 
 def test_the_key_patterns_tell_a_logged_key_from_one_that_is_not():
@@ -83,9 +89,9 @@ def test_the_key_patterns_tell_a_logged_key_from_one_that_is_not():
     assert not any(p.fullmatch("table1.no_such_metric") for p in patterns)
 
 
-def missing_controls(metrics: dict) -> list[str]:
-    """The paper-2 controls a run did not log although it logged their claim's metric (less NOT_AT_SMOKE)."""
-    return [f"{c.id}: {key}" for c in PAPER2 if c.control and c.metric in metrics
+def missing_controls(metrics: dict, paper: int = 2) -> list[str]:
+    """The controls of paper `paper` a run did not log although it logged their claim's metric (less NOT_AT_SMOKE)."""
+    return [f"{c.id}: {key}" for c in PAPERS[paper][0] if c.control and c.metric in metrics
             for key in _control_keys(c) if key not in metrics and key not in NOT_AT_SMOKE]
 
 
