@@ -12,7 +12,6 @@ import torch
 from memlib import data, runtime
 from memlib.recipes import paper3 as R3
 from memlib.recipes import paper4 as R4
-from memlib.rho import binary_task
 from memlib.widgets import downsampling, rho
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
@@ -105,7 +104,8 @@ def test_notebook_04_reads_its_training_settings_from_the_recipe():
     for name in ("EPOCHS", "WIDTH", "CHANNELS", "LR_WD", "NORMS_BNWD", "NORMS_NONE", "CLASSES", "BAND_EPOCHS"):
         assert f"{name} = run.pick(**recipe.{name})" in code, f"notebook 04 sets {name} itself, not from the recipe"
     for line in ("LR_BN, LR_NONE = recipe.LR_BN, recipe.LR_NONE", "WD = recipe.WD", "NORMS_BN = recipe.NORMS_BN",
-                 "norms=recipe.norms(run.profile), lr_bnwd=LR_WD"):
+                 "norms=recipe.norms(run.profile), lr_bnwd=LR_WD",
+                 "x, y = recipe.binary_data(DATA, profile, root=data_root)"):
         assert line in code, f"notebook 04 no longer reads {line!r}"
     for copy in ("quick=300", "quick=[5.0, 6.0, 7.0]", "quick=0.01", "(3, 8)"):
         assert copy not in code, f"notebook 04 still writes {copy!r}"
@@ -138,8 +138,12 @@ def test_the_tours_rho_view_is_the_notebooks_explorer(profile, monkeypatch):
     for k, v in notebook.items():
         assert _same(seen[k], v), f"tour.rho({profile!r}): {k}={seen[k]!r}, notebook 04: {v!r}"
     assert seen["seed"] == 0 and seen["epochs"] == runtime.pick(profile, **R4.EPOCHS)
-    x, y = binary_task(*data.load_images("digits"), runtime.pick(profile, **R4.CLASSES))   # the notebook's task
+    # the notebook's task: recipe.binary_data on MNIST where data/ holds it (data_root="auto"), else the digits
+    root, _ = data.resolve_root("auto")
+    name, root = ("mnist", root) if data.holds(root, "mnist") else ("digits", None)
+    x, y = R4.binary_data(name, profile, root=root)
     assert torch.equal(seen["args"][0], x) and torch.equal(seen["args"][1], y)
+    assert len(x) == (runtime.pick(profile, **R4.TRAIN_SIZE) or len(x))      # the training subset, not every image
 
 
 def test_values_changed_in_the_recipes_reach_the_tour(monkeypatch):
