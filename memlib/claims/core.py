@@ -54,9 +54,9 @@ LEDGER_COLUMNS = ("quick", "full", "paper")   # full: its own entry where given,
 # usual, but its ledger mismatches are listed as data-dependent, not as regressions.
 LEDGER_DATA = {"quick": {"mnist": "mnist", "cifar10": "photos"}, "full": {"mnist": "mnist", "cifar10": "cifar10"},
                "paper": {"mnist": "mnist", "cifar10": "cifar10"}}
-# Where one notebook's column was measured on other data than the rest (notebook -> {paper's set: set read}).
-# None today: paper 1's quick column was re-measured on MNIST (2026-11-23).
-LEDGER_DATA_BY_NOTEBOOK: dict = {}
+# Where one notebook's column was measured on other data than the rest (profile -> notebook -> {paper's set: set
+# read}). Paper 4's full column: MNIST where the paper reads CIFAR-10 (session 19; claims/paper4.MEASURED_FULL).
+LEDGER_DATA_BY_NOTEBOOK: dict = {"full": {"04_rho_dynamics": {"cifar10": "mnist"}}}
 
 
 def ledger_data(profile: str, notebook: str) -> dict:

@@ -76,7 +76,7 @@ CLAIMS: list[Claim] = [
                     "under 5 % (SGD's tolerance), for each of 3 seeds",
           metric='band.bnwd.rho_max_drop', op='<', threshold=0.05,
           expect={"quick": R, "paper": R}, fit=_fit("band.bnwd"), rule="seeds",
-          why="quick: rho's largest fall before it reaches rho_eq {band.bnwd.rho_max_drop:%} (over the whole run "
+          why="rho's largest fall before it reaches rho_eq {band.bnwd.rho_max_drop:%} (over the whole run "
               "{band.bnwd.rho_max_drop_run:%}), ending at {band.bnwd.rho_end:.2f}; the control, from initial norm 5, "
               "falls {band.bnwd_large.rho_max_drop:%}"),
     Claim('p4.bnwd_init_independent', 4, 'Fig 2-3 / Sec 1.2, 4.1',
@@ -89,7 +89,7 @@ CLAIMS: list[Claim] = [
                     "measurement (its spread is logged, init.bnwd.mean_abs_f_end_spread)",
           metric='init.bnwd.rho_end_spread', op='<', threshold=1.1, scale="log",
           expect={"quick": R, "paper": R}, fit=_fit("init.bnwd"), rule="near",
-          why="quick: final rho {bnwd.norm0.1.rho_end:.2f} / {bnwd.norm1.rho_end:.2f} / {bnwd.norm5.rho_end:.2f} "
+          why="final rho {bnwd.norm0.1.rho_end:.2f} / {bnwd.norm1.rho_end:.2f} / {bnwd.norm5.rho_end:.2f} "
               "for the first seed (largest over smallest {init.bnwd.rho_end_spread:.2f}, seed by seed); the control, "
               "BN without weight decay: {init.bn.rho_end_spread:.2f}"),
     Claim('p4.obs3_bnwd', 4, 'Observation 3 / Lemma 1.1',
@@ -103,7 +103,7 @@ CLAIMS: list[Claim] = [
                     "> 0), for each of 3 seeds. The paper bounds the error; this tests the error itself",
           metric='obs3.bnwd.error_gap', op='>', threshold=0.0,
           expect={"quick": R, "paper": R}, fit=_fit("band.bnwd", "band.bnwd_large"), rule="more",
-          why="quick: the run from the smallest initial norm ends with rho {band.bnwd.rho_end:.2f} against "
+          why="the run from the smallest initial norm ends with rho {band.bnwd.rho_end:.2f} against "
               "{band.bnwd_large.rho_end:.2f} and test error {band.bnwd.test_error_end:%} against "
               "{band.bnwd_large.test_error_end:%} (gap {obs3.bnwd.error_gap:%}); the control, the same pair untrained: "
               "{obs3.bnwd.error_gap_untrained:%}"),
@@ -128,7 +128,7 @@ CLAIMS: list[Claim] = [
                     "sample is misclassified), for each of 3 seeds (judged on the log scale)",
           metric='band.bnwd.nc1_end_over_tpt', op='<', threshold=1.0, scale="log",
           expect={"quick": R, "paper": R}, fit=_fit("band.bnwd"), rule="more",
-          why="quick: NC1 at the end over its value at the start of the terminal phase {band.bnwd.nc1_end_over_tpt:.2f}; "
+          why="NC1 at the end over its value at the start of the terminal phase {band.bnwd.nc1_end_over_tpt:.2f}; "
               "the control, neither BN nor weight decay: {band.none.nc1_end_over_tpt:.2f}"),
     # ---------------------------------------------------------------- BN without weight decay (Fig 5-8)
     Claim('p4.obs1_bn_nowd', 4, 'Fig 6 / Observation 1',
@@ -139,7 +139,7 @@ CLAIMS: list[Claim] = [
                     "largest fall below its running maximum before then is under 5 %, for each of 3 seeds",
           metric='band.bn.rho_max_drop', op='<', threshold=0.05,
           expect={"quick": R, "paper": R}, fit=_fit("band.bn"), rule="seeds",
-          why="quick: rho's largest fall before it reaches rho_eq {band.bn.rho_max_drop:%} (over the whole run "
+          why="rho's largest fall before it reaches rho_eq {band.bn.rho_max_drop:%} (over the whole run "
               "{band.bn.rho_max_drop_run:%}); the control, from initial norm 5: {band.bn_large.rho_max_drop:%}"),
     Claim('p4.bn_nowd_init_dependent', 4, 'Fig 6-8 / Lemma 1.3',
           quote=f"With BN but in the absence of WD, the dynamical system is singular ... {Q_OTHERS} ... "
@@ -151,7 +151,7 @@ CLAIMS: list[Claim] = [
                     "from small ones), for each of 3 seeds (a seed band, judged on the log scale)",
           metric='init.bn.margin_small_over_large', op='>', threshold=2.0, scale="log",
           expect={"quick": R, "paper": R}, fit=_fit("init.bn"), rule="much",
-          why="quick: mean margin from the small initial norm over that from 5: {init.bn.margin_small_over_large:.2f}; the control, BN with "
+          why="mean margin from the small initial norm over that from 5: {init.bn.margin_small_over_large:.2f}; the control, BN with "
               "weight decay (the same norms): {init.bnwd.margin_small_over_large:.2f}"),
     Claim('p4.fig7_horizontal_margins', 4, 'Fig 7-8',
           quote="If the solution were to correspond to exactly zero square loss, the margin distribution would be "
@@ -180,7 +180,7 @@ CLAIMS: list[Claim] = [
                     "on the log scale)",
           metric='init.none.margin_small_over_large', op='>', threshold=2.0, scale="log",
           expect={"quick": NR, "paper": R}, fit=_fit("init.none"), rule="much",
-          why="quick: the runs from initial norm 30 diverge within the first SGD steps at the paper's learning rate (Fig 9; the "
+          why="the runs from initial norm 30 diverge within the first SGD steps at the paper's learning rate (Fig 9; the "
               "worst run's loss ratio {init.none.loss_ratio}), so the comparison is not made; the paper's net is "
               "wider (its width is not stated), and at 64 units a norm of 30 makes the first steps explode. Its "
               "control would be BN with weight decay: {init.bnwd.margin_small_over_large:.2f}"),
@@ -195,7 +195,7 @@ CLAIMS: list[Claim] = [
                     "> 0), for each of 3 seeds",
           metric='obs3.none.error_gap', op='>', threshold=0.0,
           expect={"quick": NR, "paper": R}, fit=_fit("band.none", "band.none_large"), rule="more",
-          why="quick: the runs from initial norm 30 diverge at the paper's learning rate (see p4.none_init_dependent), so "
+          why="the runs from initial norm 30 diverge at the paper's learning rate (see p4.none_init_dependent), so "
               "there is no large-initialization run to compare with: test error {band.none.test_error_end:%} from 5"),
     # ---------------------------------------------------------------- coverage (issue 27): Observation 2, NC2-NC4, Fig 11
     Claim('p4.obs2_average_margin', 4, 'Observation 2',
@@ -217,7 +217,7 @@ CLAIMS: list[Claim] = [
                     "rho_eq",
           metric='init.bn.obs2_min_margin_ratio', op='>', threshold=1.0, scale="log",
           expect={"quick": R, "paper": R}, fit=_fit("init.bn"), rule="more",
-          why="quick: smallest margin of the smaller-rho_eq run over the larger's {init.bn.obs2_min_margin_ratio:.2f}; "
+          why="smallest margin of the smaller-rho_eq run over the larger's {init.bn.obs2_min_margin_ratio:.2f}; "
               "the control, the same ratio with weight decay (not the zero-loss case): "
               "{init.bnwd.obs2_min_margin_ratio:.2f}"),
     Claim('p4.nc2_simplex_etf', 4, 'Sec 2.1 / ref. [12], NC2',
@@ -240,7 +240,7 @@ CLAIMS: list[Claim] = [
                     "(judged on the log scale; NC1's reading, p4.nc1_falls_bnwd)",
           metric='band.bnwd.nc3_end_over_tpt', op='<', threshold=1.0, scale="log",
           expect={"quick": R, "paper": R}, fit=_fit("band.bnwd"), rule="more",
-          why="quick: NC3 at the end {band.bnwd.nc3_end:.2f}, over its value at the start of the terminal phase "
+          why="NC3 at the end {band.bnwd.nc3_end:.2f}, over its value at the start of the terminal phase "
               "{band.bnwd.nc3_end_over_tpt:.2f}; the control, neither BN nor weight decay: "
               "{band.none.nc3_end_over_tpt:.2f}"),
     Claim('p4.nc4_ncc_bnwd', 4, 'Sec 2.1 / ref. [12], NC4',
@@ -273,7 +273,7 @@ CLAIMS: list[Claim] = [
                     "margin, the margin of max-margin classifiers",
           metric='init.none.min_margin_small_over_large', op='>', threshold=1.0, scale="log",
           expect={"quick": NR, "paper": R}, fit=_fit("init.none"), rule="more",
-          why="quick: the runs from initial norm 30 diverge at the paper's learning rate (see p4.none_init_dependent); the "
+          why="the runs from initial norm 30 diverge at the paper's learning rate (see p4.none_init_dependent); the "
               "control would be BN with weight decay: {init.bnwd.min_margin_small_over_large:.2f}"),
 ]
 
@@ -362,44 +362,44 @@ MEASURED_QUICK = {
 }
 # The why of each claim measured not reproduced at quick (numbers as placeholders of the run's metrics).
 WHY_QUICK = {
-    "p4.obs1_bnwd": "quick: rho's largest fall before it reaches rho_eq {band.bnwd.rho_max_drop:%} (over the whole run "
+    "p4.obs1_bnwd": "rho's largest fall before it reaches rho_eq {band.bnwd.rho_max_drop:%} (over the whole run "
                     "{band.bnwd.rho_max_drop_run:%}), ending at {band.bnwd.rho_end:.2f}: with BatchNorm without "
                     "parameters (the probe's choice for Fig 1-4) rho = ||W_L|| from the smallest initial norm overshoots rho_eq "
                     "and falls back to it; the control, from initial norm 5, falls {band.bnwd_large.rho_max_drop:%}",
-    "p4.bnwd_init_independent": "quick: a BN + WD run of the group ends with a training digit misclassified (training "
+    "p4.bnwd_init_independent": "a BN + WD run of the group ends with a training digit misclassified (training "
                                 "errors {init.bnwd.train_errors_end}), so the fit gate fails; the final rho's largest "
                                 "over smallest is {init.bnwd.rho_end_spread:.2f}; the control, BN without weight "
                                 "decay: {init.bn.rho_end_spread:.2f}",
-    "p4.margin_spread_shrinks": "quick: the margins' spread at the end over its value at the start of the terminal "
+    "p4.margin_spread_shrinks": "the margins' spread at the end over its value at the start of the terminal "
                                 "phase {band.bnwd.cv_end_over_tpt:.2f}: on one seed it grows after the training error "
                                 "stays zero",
-    "p4.nc1_falls_bnwd": "quick: NC1 at the end over its value at the start of the terminal phase "
+    "p4.nc1_falls_bnwd": "NC1 at the end over its value at the start of the terminal phase "
                          "{band.bnwd.nc1_end_over_tpt:.2f}, rising on one seed; the control, neither BN nor weight "
                          "decay: {band.none.nc1_end_over_tpt:.2f}",
-    "p4.bn_nowd_init_dependent": "quick: a ConvNet run ends with a training digit misclassified (training errors "
+    "p4.bn_nowd_init_dependent": "a ConvNet run ends with a training digit misclassified (training errors "
                                  "{init.bn.train_errors_end}), so the fit gate fails; the mean margin from the small "
                                  "initial norm over that from 5 is {init.bn.margin_small_over_large:.2f}; the control, "
                                  "BN with weight decay: {init.bnwd.margin_small_over_large:.2f}",
-    "p4.none_init_dependent": "quick: the runs from the paper's initial norm 30 diverge or never train at its learning rate "
+    "p4.none_init_dependent": "the runs from the paper's initial norm 30 diverge or never train at its learning rate "
                               "(training errors {init.none.train_errors_end}; the probe found no affordable width, 64 "
                               "or 256, at 14x14 or 28x28, where 30 trains), so the comparison is not made. Its "
                               "control would be BN with weight decay: {init.bnwd.margin_small_over_large:.2f}",
-    "p4.none_small_init_generalizes": "quick: the runs from initial norm 30 diverge or never train at the paper's lr "
+    "p4.none_small_init_generalizes": "the runs from initial norm 30 diverge or never train at the paper's lr "
                                       "(training errors {band.none_large.train_errors_end}; see p4.none_init_dependent), "
                                       "so there is no large-initialization run to compare with: test error "
                                       "{band.none.test_error_end:%} from 5",
-    "p4.obs2_average_margin": "quick: the mean margin of the smallest-rho_eq run over the largest's "
+    "p4.obs2_average_margin": "the mean margin of the smallest-rho_eq run over the largest's "
                               "{init.bnwd.obs2_mean_margin_ratio:.2f}: above 1 on every seed, but the band's mean is "
                               "not two standard errors past it",
-    "p4.obs2_max_margin": "quick: a ConvNet run ends with a training digit misclassified (training errors "
+    "p4.obs2_max_margin": "a ConvNet run ends with a training digit misclassified (training errors "
                           "{init.bn.train_errors_end}), so the fit gate fails; smallest margin of the smaller-rho_eq "
                           "run over the larger's {init.bn.obs2_min_margin_ratio:.2f}; the control, the same ratio with "
                           "weight decay: {init.bnwd.obs2_min_margin_ratio:.2f}",
-    "p4.fig11_min_margin_small_init": "quick: the runs from initial norm 30 diverge or never train at the paper's lr "
+    "p4.fig11_min_margin_small_init": "the runs from initial norm 30 diverge or never train at the paper's lr "
                                       "(training errors {init.none.train_errors_end}; see p4.none_init_dependent); the "
                                       "control would be BN with weight decay: "
                                       "{init.bnwd.min_margin_small_over_large:.2f}",
-    "p4.obs3_bnwd": "quick: the run from the smallest initial norm ends with rho {band.bnwd.rho_end:.2f} against "
+    "p4.obs3_bnwd": "the run from the smallest initial norm ends with rho {band.bnwd.rho_end:.2f} against "
                     "{band.bnwd_large.rho_end:.2f} and test error {band.bnwd.test_error_end:%} against "
                     "{band.bnwd_large.test_error_end:%} (gap {obs3.bnwd.error_gap:%}, negative on one seed); the "
                     "control, the same pair untrained: {obs3.bnwd.error_gap_untrained:%}",
@@ -407,5 +407,43 @@ WHY_QUICK = {
 CLAIMS = with_measured([replace(c, why=WHY_QUICK.get(c.id, c.why)) for c in CLAIMS], MEASURED_QUICK, "quick",
                        HOW_QUICK)
 
-# The full profile measured: filled in by session 16's full run (see MEASURED_FULL below).
-MEASURED_FULL: dict = {}
+# The full profile measured: session 19's full run of notebook 04 (seeds 0-2; 8,000 SGD updates for the fully
+# connected nets, 1,500 for the ConvNet; MNIST's 3 / 5 at 28x28, 640 training digits, since CIFAR-10 is not on this
+# machine: core.LEDGER_DATA_BY_NOTEBOOK says so). Claim -> (outcome, what it showed).
+HOW_FULL = ("session 19's full run of notebook 04 (seeds 0-2, 2026-11-27, MNIST 3 / 5 at 28x28, 8,000 SGD updates; "
+            "1,185 s on the 2-core CPU)")
+_GATE_BNWD = "seed 2's BN + WD run from 0.1 ends with one training digit misclassified, so the fit gate fails"
+_GATE_BN = "seed 0's ConvNet from norm 5 ends with one training digit misclassified, so the fit gate fails"
+_NORM30 = ("the runs from the paper's norm 30 diverge (seeds 0, 1) or end with every training digit misclassified "
+           "(seed 2), as at quick; no comparison")
+MEASURED_FULL = {
+    "p4.eq5_bnwd": (NR, "rho ends within 4 % and 5 % of eq. 5's rho_eq from initial norms 0.1 and 1, and 26 % from "
+                        "it from 5: that run has not settled in 8,000 updates"),
+    "p4.obs1_bnwd": (NR, f"{_GATE_BNWD}; rho's largest fall before it reaches rho_eq is 45-53 % on every seed, "
+                         "against Observation 1's 5 %"),
+    "p4.bnwd_init_independent": (NR, f"{_GATE_BNWD}; the final rho's largest over smallest is 2.42 / 1.19 / 1.14 "
+                                     "against 1.1"),
+    "p4.obs3_bnwd": (NR, f"{_GATE_BNWD}; the test-error gap is +1.1 / +1.3 / -1.1 points: the sign moves with the "
+                         "seed"),
+    "p4.margin_spread_shrinks": (NR, f"{_GATE_BNWD}; the margins' spread at the end over its value at the start of "
+                                     "the terminal phase is 0.62 / 2.57 / (no terminal phase)"),
+    "p4.nc1_falls_bnwd": (NR, f"{_GATE_BNWD}; NC1 at the end over the start of the terminal phase 5.47 / 0.73 / "
+                              "(no terminal phase)"),
+    "p4.obs1_bn_nowd": (R, "rho of the ConvNet from 0.1 never falls before rho_eq on any seed"),
+    "p4.bn_nowd_init_dependent": (NR, f"{_GATE_BN}; the mean-margin ratio is 3.7-4.3 on every seed"),
+    "p4.fig7_horizontal_margins": (R, "the margins' spread shrinks through the terminal phase on every seed "
+                                      "(0.19-0.26 of its start)"),
+    "p4.obs1_none": (R, "rho from norm 5 never falls before rho_eq on any seed"),
+    "p4.none_init_dependent": (NR, _NORM30),
+    "p4.none_small_init_generalizes": (NR, _NORM30),
+    "p4.obs2_average_margin": (R, "the mean-margin ratio is 1.27 / 1.09 / 1.08"),
+    "p4.obs2_max_margin": (NR, f"{_GATE_BN}; the ratio is 14.2 and 14.0 on the other two seeds"),
+    "p4.nc2_simplex_etf": (R, "NC2 at rounding level on every seed (two classes)"),
+    "p4.nc3_falls_bnwd": (NR, f"{_GATE_BNWD}; NC3 at the end over the start of the terminal phase 1.07 / 0.78 / "
+                              "(no terminal phase)"),
+    "p4.nc4_ncc_bnwd": (NR, f"{_GATE_BNWD}; the net's decision and the nearest class centre's differ on 1.0-1.5 % "
+                            "of the training digits"),
+    "p4.fig11_horizontal_margins": (R, "the margins' spread shrinks through the terminal phase on every seed"),
+    "p4.fig11_min_margin_small_init": (NR, _NORM30),
+}
+CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", HOW_FULL)
