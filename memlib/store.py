@@ -26,7 +26,7 @@ from .fileio import atomic_write_bytes, remove_orphaned_temporaries, write_probl
 from .history import History
 from .modes import planning
 from .runtime import MemlibError, get_device
-from .train import fit, fit_many
+from .train import TrainingDiverged, fit, fit_many
 from .weights import count_parameters, initialize_
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
@@ -158,7 +158,10 @@ def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dic
     models = [build_model(build, seed=s, init=init) for s in seeds]
     if kind == "one":
         (seed,), (model,) = seeds, models
-        return [_entry(model, fit(model, x, target, seed=seed, **fit_kwargs))]
+        try:
+            return [_entry(model, fit(model, x, target, seed=seed, **fit_kwargs))]
+        except TrainingDiverged as e:     # a result like any other: cached, so no run trains it again, and a plan's
+            return [{"diverged": str(e)}]  # engine counts the job done; `fit_cached` raises it again on reading
     hists = fit_many(models, x, target, seeds=list(seeds), **fit_kwargs)
     return [_entry(m, h) for m, h in zip(models, hists)]
 
@@ -185,10 +188,17 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
             _plan_miss("one", build, x, target, [seed], init, fit_kwargs, [config])
         return train_entries("one", build, x, target, [seed], init, fit_kwargs)[0]
     value = cache.get_or_compute(config, compute, save=not planning())
+    _raise_if_diverged(value)
     model = build_model(build, seed=seed, init=init)
     model.load_state_dict(value["state"])
     model.to(get_device()).eval()
     return model, History.from_dict(value["history"])
+
+
+def _raise_if_diverged(value: dict) -> None:
+    """A cached training that diverged (`train_entries`' {"diverged": message}) raises TrainingDiverged again."""
+    if "diverged" in value:
+        raise TrainingDiverged(f"{value['diverged']} (read from the model cache)")
 
 
 def cache_key(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0, init: str = "default",
@@ -221,6 +231,7 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
             todo.append((seed, config))
             continue
         cache.hits += 1
+        _raise_if_diverged(value)
         model = build_model(build, seed=seed, init=init)
         model.load_state_dict(value["state"])
         out[seed] = (model.to(get_device()).eval(), History.from_dict(value["history"]))

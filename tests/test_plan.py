@@ -52,6 +52,31 @@ def test_planning_lists_a_miss_trains_nothing_and_the_job_trains_as_fit_cached_w
     assert _states_equal(model.state_dict(), reference.state_dict()) and hist.loss == ref_hist.loss
 
 
+def test_a_diverged_training_is_a_cached_result_that_the_engine_counts_done(tmp_path):
+    """Issue 41: a training that diverges (paper 4's no-BN nets from norm 30) is stored as a result: the next
+    fit_cached raises TrainingDiverged from the cache without training, and a plan's job that diverges returns that
+    entry (a job done, not a failed one)."""
+    from memlib.train import TrainingDiverged
+    x = torch.randn(2, 1, 8, 8)
+    blow_up = dict(FIT, lr=1e6)                                            # SGD at lr 1e6 diverges at once
+    cache = store.Cache(tmp_path / "cache")
+    with pytest.raises(TrainingDiverged):
+        store.fit_cached(BUILD, x, seed=3, cache=cache, **blow_up)
+    assert cache.misses == 1 and len(list(cache.root.glob("*.pt"))) == 1  # stored
+    with pytest.raises(TrainingDiverged, match="read from the model cache"):
+        store.fit_cached(BUILD, x, seed=3, cache=cache, **blow_up)
+    assert cache.hits == 1 and cache.misses == 1                         # read, not trained again
+    with pytest.raises(TrainingDiverged, match="read from the model cache"):
+        store.fit_cached_seeds(BUILD, x, seeds=[3], cache=cache, **blow_up)   # the band shares the key
+    store.fit_cached(BUILD, x, seed=3, cache=cache, **FIT)              # a training that does not diverge is kept
+    context.activate(RunContext(plan_dir=tmp_path / "plan", notebook="nb"))
+    store.fit_cached(BUILD, x, seed=4, cache=cache, **blow_up)          # planned (0 steps: nothing diverges)
+    context.activate(RunContext())
+    (job,) = plan.jobs(tmp_path / "plan")
+    ((config, entry),) = engine.train_job(jobfile.load_payload(tmp_path / "plan" / "jobs" / job.file), "cpu")
+    assert set(entry) == {"diverged"} and "diverged" in entry["diverged"]
+
+
 def test_a_seed_band_plans_only_its_missing_seeds_as_one_job(tmp_path, monkeypatch):
     x = torch.randn(2, 1, 8, 8)
     ref_cache = store.Cache(tmp_path / "ref")                          # the notebook's own path, same cache state
