@@ -174,6 +174,18 @@ def untrained_bar(key: str, untrained_score, paper_bar: float, *, higher: bool =
     return {f"{key}.untrained": untrained_score, f"{key}.bar": bar}
 
 
+def untrained_bars(prefix: str, untrained_rows: list[dict], bars: dict, *, higher: bool = True,
+                   also: tuple = ()) -> dict:
+    """`untrained_bar` for each `{prefix}.{key}` of `bars` ({key: the paper's bar}), its untrained score read from
+    the per-seed dicts `untrained_rows` (one per seed, measured as the trained nets' rows are), and
+    `{prefix}.{key}.untrained` alone for each key of `also` (a control with no bar)."""
+    out = {}
+    for key, paper_bar in bars.items():
+        out.update(untrained_bar(f"{prefix}.{key}", [r[key] for r in untrained_rows], paper_bar, higher=higher))
+    out.update({f"{prefix}.{key}.untrained": [float(r[key]) for r in untrained_rows] for key in also})
+    return out
+
+
 @torch.no_grad()
 def converged_fraction(f: Callable, train: torch.Tensor, starts: torch.Tensor, steps: int, eps: float) -> float:
     """The share of `starts` (N, ...) whose iterate f^steps(x) lies within `eps` of a training example."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 
 from . import linalg
-from .dynamics import iterate, nearest
+from .dynamics import iterate, nearest, untrained_bar
 from .images import unit_range
 # inside the networks, layer by layer (`layerwise`), and the Pearson correlation (`pearson`) live apart; `metrics.x`
 # reaches each of their public names, as the notebooks, widgets and tests read them
@@ -322,15 +322,50 @@ def seed_band(prefix: str, rows: list[dict], keys) -> dict:
 
 
 def nonlinear_point_map_scores(model: torch.nn.Module, probes: torch.Tensor, x_train: torch.Tensor, *,
-                               realistic=slice(None), noise=slice(0)) -> dict:
+                               realistic=slice(None), noise=slice(0), is_map: float = 0.8) -> dict:
     """Paper 3, Fig 7: signed correlations of a nonlinear autoencoder's outputs on `probes` (N, c, s, s) with the
     training image `x_train` (1, c, s, s) — mean (`corr_to_train`), worst input (`min_corr_to_train`), over the
-    `realistic` rows and the `noise` rows — and with the inputs themselves (`corr_to_input`)."""
+    `realistic` rows and the `noise` rows, the share of inputs whose output "is" the image (`frac_is_train`:
+    correlation >= `is_map`) — and with the inputs themselves (`corr_to_input`)."""
     out = predict(model, probes)
     to_train, to_input = correlation(out, x_train), correlation(out, probes)      # (N,), (N,)
     return {"corr_to_train": to_train.mean().item(), "min_corr_to_train": to_train.min().item(),
             "corr_to_train_realistic": to_train[realistic].mean().item(),
-            "corr_to_train_noise": to_train[noise].mean().item(), "corr_to_input": to_input.mean().item()}
+            "corr_to_train_noise": to_train[noise].mean().item(), "corr_to_input": to_input.mean().item(),
+            "frac_is_train": (to_train >= is_map).float().mean().item()}
+
+
+def nearest_train_summary(outputs: torch.Tensor, x_train: torch.Tensor, *, is_map: float = 0.8) -> dict:
+    """Paper 3, Fig 8: of each output (N, ...) its best correlation with a training image (`nearest_train_scores`):
+    the mean (`nearest_train_corr`), the worst (`min_nearest_train_corr`), how many distinct training images are
+    nearest (`distinct_train_images`) and the share of outputs that "are" a training image (`frac_is_a_train_image`:
+    best correlation >= `is_map`)."""
+    best, idx = nearest_train_scores(outputs, x_train)                              # (N,), (N,)
+    return {"nearest_train_corr": best.mean().item(), "min_nearest_train_corr": best.min().item(),
+            "distinct_train_images": len(idx.unique()),
+            "frac_is_a_train_image": (best >= is_map).float().mean().item()}
+
+
+def fig6_rank_metrics(ranks: dict, ranks_untrained: dict, dim: int, *, much: float) -> dict:
+    """Paper 3, Fig 6's rank readings and their controls, keys under `fig6.`, from `ranks` {"D" / "ND": (2, seeds)
+    numerical ranks of the trained net on one and on two images} and `ranks_untrained` {"D" / "ND": per seed, the
+    same nets untrained (an untrained net's operator does not depend on k)}:
+    `k{k}.nd_over_d_rank` (ND's rank over D's, paired by seed; its untrained twin and bar: the rule's factor `much`
+    or the twin's ratio moved dynamics.UNTRAINED_MARGIN past it), `{net}.rank.untrained`, `ND.min_rank_fraction`
+    (ND's smaller rank over the full dimension `dim` = c s^2, and the untrained ND's) and `{net}.rank_change`
+    (|rank_2 - rank_1| / rank_1)."""
+    ranks = {n: torch.as_tensor(r, dtype=torch.float64) for n, r in ranks.items()}                 # (2, seeds)
+    ranks_u = {n: torch.as_tensor(r, dtype=torch.float64) for n, r in ranks_untrained.items()}     # (seeds,)
+    ratio_u = (ranks_u["ND"] / ranks_u["D"].clamp(min=1)).tolist()
+    out = {}
+    for k in (1, 2):
+        out[f"fig6.k{k}.nd_over_d_rank"] = (ranks["ND"][k - 1] / ranks["D"][k - 1].clamp(min=1)).tolist()
+        out.update(untrained_bar(f"fig6.k{k}.nd_over_d_rank", ratio_u, much))
+    out.update({f"fig6.{n}.rank.untrained": ranks_untrained[n] for n in ("D", "ND")})
+    out["fig6.ND.min_rank_fraction"] = (ranks["ND"].min(0).values / dim).tolist()
+    out["fig6.ND.min_rank_fraction.untrained"] = (ranks_u["ND"] / dim).tolist()
+    out.update({f"fig6.{n}.rank_change": ((r[1] - r[0]).abs() / r[0]).tolist() for n, r in ranks.items()})
+    return out
 
 
 def appendix_d_row(row: dict, x: torch.Tensor, *, near_tol: float) -> dict:

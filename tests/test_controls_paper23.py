@@ -13,7 +13,7 @@ import textwrap
 import nbformat
 import pytest
 
-from memlib import dynamics
+from memlib import dynamics, metrics
 from memlib.claims import PAPER2, PAPER3, core
 from memlib.claims import paper2, paper2_conv, paper3_sec5
 from memlib.cli.common import NOTEBOOK_DIR
@@ -22,7 +22,7 @@ from memlib.cli.common import NOTEBOOK_DIR
 # the notebook logs as they are (`run.log(**f(...))`): their keys are read too)
 PAPERS = {
     2: (PAPER2, "02_attractors", {**paper2.NO_CONTROL, **paper2_conv.NO_CONTROL}, (dynamics.table1_summary,)),
-    3: (PAPER3, "03_downsampling_eigenvectors", paper3_sec5.NO_CONTROL, ()),
+    3: (PAPER3, "03_downsampling_eigenvectors", paper3_sec5.NO_CONTROL, (metrics.fig6_rank_metrics,)),
 }
 NO_CONTROL = PAPERS[2][2]
 # Controls the smoke profile does not measure although it measures their claim: (control key -> why)
@@ -62,6 +62,8 @@ def _notebook_key_patterns(paper: int = 2) -> list[re.Pattern]:
     patterns = set()
     for source in sources:
         for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("untrained_bars"):
+                patterns.update(_untrained_bars_keys(node))     # `{prefix}.{key}` of dynamics.untrained_bars
             if isinstance(node, ast.JoinedStr):
                 text = "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?" for v in node.values)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "." in node.value:
@@ -71,6 +73,26 @@ def _notebook_key_patterns(paper: int = 2) -> list[re.Pattern]:
             if re.search(r"[a-z]{2}", text.replace(".+?", "")):     # a name, not a bare placeholder ("{x}", "{a}.{b}")
                 patterns.add(text)
     return [re.compile(p + suffix) for p in patterns for suffix in ("", r"\.untrained", r"\.bar")]
+
+
+def _pattern(node: ast.expr) -> str:
+    """A string constant or an f-string as a regular expression ({...} -> any text)."""
+    if isinstance(node, ast.JoinedStr):
+        return "".join(re.escape(v.value) if isinstance(v, ast.Constant) else ".+?" for v in node.values)
+    return re.escape(node.value) if isinstance(node, ast.Constant) and isinstance(node.value, str) else ".+?"
+
+
+def _untrained_bars_keys(call: ast.Call) -> set[str]:
+    """The keys `dynamics.untrained_bars(prefix, rows, {key: bar}, also=(key, ...))` logs, less their suffixes."""
+    prefix = _pattern(call.args[0])
+    keys = [k for k in (call.args[2].keys if len(call.args) > 2 and isinstance(call.args[2], ast.Dict) else [])]
+    keys += [e for kw in call.keywords if kw.arg == "also" and isinstance(kw.value, ast.Tuple) for e in kw.value.elts]
+    return {prefix + r"\." + _pattern(k) for k in keys}
+
+
+def test_untrained_bars_keys_are_read_from_the_call():
+    call = ast.parse('dynamics.untrained_bars(f"fig{n}.NLD", rows, {"corr": 0.8}, also=("near1",))').body[0].value
+    assert {p.replace("\\", "") for p in _untrained_bars_keys(call)} == {"fig.+?.NLD.corr", "fig.+?.NLD.near1"}
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
@@ -106,7 +128,7 @@ def test_missing_controls_reads_a_run_metrics():
 
 def test_attractor_fraction_asks_a_fixed_point_and_a_radius_below_one():
     import torch
-    from memlib import dynamics
+    from memlib import dynamics, metrics
     x = torch.tensor([[0.3], [0.7]])
     towards_03 = lambda z: 0.5 * z + 0.15                         # fixed point 0.3 (slope 0.5); 0.7 is not fixed
     assert dynamics.attractor_fraction(towards_03, x, 0.01) == 0.5
