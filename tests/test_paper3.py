@@ -163,3 +163,58 @@ def test_spectrum_panels_and_eigenvector_rows():
     rows, labels = plot.eigenvector_rows({"D": imgs}, n=4)
     assert labels == ["D: Re", "D: Im"] and rows[0].shape == (4, 3, 4, 4)
     assert rows[1].min() == 0 and rows[1].max() == 1
+
+
+# ---- the control helpers of notebook 03 (issue 42): against numbers worked out by hand
+
+def test_untrained_bars_give_each_key_its_twin_and_bar():
+    from memlib import dynamics
+    rows = [{"corr": 0.5, "near1": 9}, {"corr": 0.9, "near1": 7}]
+    out = dynamics.untrained_bars("fig7.NLD", rows, {"corr": 0.8}, also=("near1",))
+    assert out["fig7.NLD.corr.untrained"] == [0.5, 0.9]
+    assert out["fig7.NLD.corr.bar"] == pytest.approx([0.8, 0.95])        # max(paper's 0.8, twin + 0.05)
+    assert out["fig7.NLD.near1.untrained"] == [9.0, 7.0] and "fig7.NLD.near1.bar" not in out
+    low = dynamics.untrained_bars("appD", [{"r": 0.02}, {"r": 0.3}], {"r": 0.05}, higher=False)
+    assert low["appD.r.bar"] == pytest.approx([-0.03, 0.05])             # min(paper's 0.05, twin - 0.05)
+
+
+def test_nearest_train_summary_on_outputs_that_are_and_are_not_training_images():
+    from memlib import metrics
+    g = torch.Generator().manual_seed(0)
+    train = torch.randn(3, 1, 4, 4, generator=g)
+    outputs = torch.cat([train[1:2], 2 * train[1:2] + 1, train[2:3], -train[0:1]])   # three training images (one
+    # scaled and shifted: correlation 1) and one that is none (minus a training image)
+    s = metrics.nearest_train_summary(outputs, train, is_map=0.8)
+    best = metrics.nearest_train_scores(outputs, train)[0]
+    assert best[:3].tolist() == pytest.approx([1, 1, 1], abs=1e-5) and best[3] < 0.8
+    assert s["nearest_train_corr"] == pytest.approx(best.mean().item())
+    assert s["min_nearest_train_corr"] == pytest.approx(best[3].item())
+    assert s["frac_is_a_train_image"] == 0.75
+    assert s["distinct_train_images"] == len(metrics.nearest_train_scores(outputs, train)[1].unique())
+
+
+def test_fig6_rank_metrics_against_ranks_worked_by_hand():
+    from memlib import metrics
+    ranks = {"D": [[1, 1, 2], [2, 2, 2]], "ND": [[100, 90, 80], [100, 95, 80]]}    # (k = 1, 2) x seeds
+    untrained = {"D": [4, 5, 8], "ND": [76, 54, 64]}
+    out = metrics.fig6_rank_metrics(ranks, untrained, 768, much=2.0)
+    assert out["fig6.k1.nd_over_d_rank"] == pytest.approx([100, 90, 40])
+    assert out["fig6.k2.nd_over_d_rank"] == pytest.approx([50, 47.5, 40])
+    assert out["fig6.k1.nd_over_d_rank.untrained"] == pytest.approx([19, 10.8, 8])
+    assert out["fig6.k2.nd_over_d_rank.bar"] == pytest.approx([19.05, 10.85, 8.05])
+    assert out["fig6.ND.min_rank_fraction"] == pytest.approx([100 / 768, 90 / 768, 80 / 768])
+    assert out["fig6.ND.min_rank_fraction.untrained"] == pytest.approx([76 / 768, 54 / 768, 64 / 768])
+    assert out["fig6.D.rank_change"] == pytest.approx([1, 1, 0])
+    assert out["fig6.ND.rank_change"] == pytest.approx([0, 5 / 90, 0])
+    assert out["fig6.D.rank.untrained"] == [4, 5, 8]
+
+
+def test_worst_set_takes_the_worst_row_and_the_loss_only_where_every_row_has_one():
+    from memlib import metrics
+    row = dict(rank=2, span=1, r_min=4, rank_excess=0.3, near1=1, top_err=0.01, resid=0.2)
+    other = dict(rank=1, span=2, r_min=4, rank_excess=0.01, near1=4, top_err=0.5, resid=0.0)
+    w = metrics.worst_set({"a": row, "b": other})
+    assert w == dict(max_rank_error=1, max_rank_excess=0.3, max_near1_error=2, max_top_eig_error=0.5,
+                     max_eigvec_resid=0.2)
+    assert metrics.worst_set({"a": {**row, "loss_ratio": 0.1}, "b": {**other, "loss_ratio": 0.02}})[
+        "max_loss_ratio"] == 0.1
