@@ -187,18 +187,20 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
         if planning():
             _plan_miss("one", build, x, target, [seed], init, fit_kwargs, [config])
         return train_entries("one", build, x, target, [seed], init, fit_kwargs)[0]
+    hits = cache.hits
     value = cache.get_or_compute(config, compute, save=not planning())
-    _raise_if_diverged(value)
+    _raise_if_diverged(value, from_cache=cache.hits > hits)
     model = build_model(build, seed=seed, init=init)
     model.load_state_dict(value["state"])
     model.to(get_device()).eval()
     return model, History.from_dict(value["history"])
 
 
-def _raise_if_diverged(value: dict) -> None:
-    """A cached training that diverged (`train_entries`' {"diverged": message}) raises TrainingDiverged again."""
+def _raise_if_diverged(value: dict, *, from_cache: bool) -> None:
+    """A training that diverged (`train_entries`' {"diverged": message}) raises TrainingDiverged, saying whether
+    the message was read from the cache (a hit: nothing trained) or comes from the training just run."""
     if "diverged" in value:
-        raise TrainingDiverged(f"{value['diverged']} (read from the model cache)")
+        raise TrainingDiverged(value["diverged"] + (" (read from the model cache)" if from_cache else ""))
 
 
 def cache_key(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seed: int = 0, init: str = "default",
@@ -231,7 +233,7 @@ def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None,
             todo.append((seed, config))
             continue
         cache.hits += 1
-        _raise_if_diverged(value)
+        _raise_if_diverged(value, from_cache=True)
         model = build_model(build, seed=seed, init=init)
         model.load_state_dict(value["state"])
         out[seed] = (model.to(get_device()).eval(), History.from_dict(value["history"]))

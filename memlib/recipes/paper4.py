@@ -44,10 +44,10 @@ SIDE = 28              # not stated (CIFAR's 32x32x3 = 3,072 inputs; MNIST's 28x
 #                        9 without BN (norm 5 only), 11 in all, against 10 at 14x14 (7 and 3): 28 by the probe's rule
 #                        (until session 18: 14, for cost; a ConvNet run at 28 costs 11-14 s here, measured)
 TRAIN_SIZE = dict(smoke=256, quick=640, full=640, paper=None)   # None: every training image of the two classes
-# quick, full: 640 of MNIST's ~12,000 (the paper: 10,000 of its two classes). Not varied by the probe (time): 640 was the
-# paper's ratio of training images to input dimensions at 14x14 (10,000 / 3,072 = 3.3 = 640 / 196); at 28x28 it is
-# 0.8, and the ratio's 2,587 images would not be separated in quick's updates (with 2,048 at 14x14, BN + weight decay
-# left 14 training digits misclassified after 8,960 updates: probe seed 100, session 16). 5 SGD steps an epoch.
+# quick, full: 640 of MNIST's ~12,000 (the paper: 10,000 of its two classes); 5 SGD steps an epoch. Probe
+# (benchmarks/probes/paper4_train_size.py, rule written first, seeds 100-102, session 19): at quick's 4,000 updates
+# 640 images separate 11 of 18 runs (BN + WD 8, no BN 3), 2,560 (the paper's ratio of images to input dimensions at
+# 784 inputs) 3 of 18 (BN + WD none: 3-36 training digits misclassified at the end): 640 by the rule
 
 
 def updates(profile: str, epochs: int | None = None, n_train: int | None = None, batch: int = 128) -> int:
