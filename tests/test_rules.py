@@ -99,3 +99,18 @@ def test_a_control_is_named_in_words_and_never_on_a_sanity_check():
     assert any("without a control" in p for p in _claim(control_threshold="t").problems())
     assert any("sanity" in p for p in _claim(control="c", control_is="untrained", about="sanity").problems())
     assert _claim(control="c", control_is="the same nets untrained").problems() == []
+
+
+def test_values_equal_to_rounding_are_a_tie_that_a_strict_comparison_fails():
+    """Two nets that differ only by the scale of their initial weights have the same scale-free statistic up to
+    float32 rounding (paper 3's untrained Kaiming and Xavier DS: 0.739594170 against 0.739594063): neither is
+    'above' the other, whatever the rounding on this machine."""
+    k, x = [0.739594170159895, 0.3781513740414281, 0.8183904152303295], [0.7395940625854727, 0.3781513464035973,
+                                                                         0.8183903487668394]
+    assert not core.band_holds(k, ">", x)[0] and not core.band_holds(x, ">", k)[0]
+    assert core.band_holds(k, ">=", x)[0] and core.band_holds(k, "<=", x)[0]
+    assert core.band_holds([0.75, 0.39, 0.83], ">", x)[0]            # a real difference still decides
+    assert core.tie(1.0, 1.0 + 5e-7) and not core.tie(1.0, 1.0 + 5e-6)
+    assert not core.band_holds([1.0], ">", 1.0 - 1e-7)[0] and core.band_holds([1.0], ">", 1.0 - 1e-5)[0]
+    # on the log scale the tolerance is on the logs' difference (a relative one of the values), also near 1
+    assert core.tie(0.0, 5e-7, logs=True) and not core.tie(0.0, 5e-7)

@@ -41,6 +41,23 @@ from .text import fmt, render_text, stated_numbers
 NOTEBOOKS = {1: "01_identity_vs_constant", 2: "02_attractors", 3: "03_downsampling_eigenvectors",
              4: "04_rho_dynamics"}
 OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
+# Two values within float32 rounding of each other are a tie (docs/CLAIM_RULES.md, step 3): a strict comparison fails
+# on a tie and a non-strict one holds, so no outcome turns on rounding that another machine, device or thread count
+# could flip (float32's epsilon is 1.2e-7; a metric is many operations deep).
+TIE_RTOL = 1e-6
+
+
+def tie(a: float, b: float, *, logs: bool = False) -> bool:
+    """Whether `a` and `b` are equal to within float32 rounding: TIE_RTOL of the larger magnitude, or, for the logs
+    of two values (`logs`), TIE_RTOL itself (a relative difference of the values is an absolute one of their logs)."""
+    return abs(a - b) <= TIE_RTOL * (1.0 if logs else max(abs(a), abs(b)))
+
+
+def holds_one(v: float, op: str, t: float, *, logs: bool = False) -> bool:
+    """`v op t`, a tie (`tie`) counting as equal: `>` and `<` fail on it, `>=` and `<=` hold."""
+    return op in (">=", "<=") if tie(v, t, logs=logs) else OPS[op](v, t)
+
+
 REPRODUCED, NOT_REPRODUCED, NOT_RUN = "reproduced", "not reproduced", "not run"
 OUTCOMES = (REPRODUCED, NOT_REPRODUCED, NOT_RUN)
 # A fourth outcome, for the ledger and the report: a claim whose outcome moves inside the variation envelope
@@ -299,7 +316,7 @@ def seed_count(value) -> int | None:
 MIN_BAND = 3    # a claim about trained nets is judged on at least this many seeds, or says why not (`one_seed`)
 
 
-def band_holds(value, op: str, threshold) -> tuple[bool, str]:
+def band_holds(value, op: str, threshold, *, logs: bool = False) -> tuple[bool, str]:
     """Whether `value op threshold` holds; for seed bands (lists) for every seed and with the mean two
     standard errors past the threshold (paired per seed when the threshold is a band too).
     Returns (holds, a short account of the numbers). An empty seed band (`[]`, which `Run.log` accepts) holds
@@ -317,10 +334,11 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
         return False, f"{len(vs)} seeds against {len(ts)} threshold values"
     if any(v is None or not math.isfinite(float(v)) for v in vs + ts):
         return False, "a value is not a finite number"
-    every = all(OPS[op](float(v), float(t)) for v, t in zip(vs, ts))
+    every = all(holds_one(float(v), op, float(t), logs=logs) for v, t in zip(vs, ts))
     if len(vs) == 1:
         return every, f"{fmt(vs[0])} {op} {fmt(ts[0])} is {'true' if every else 'false'}"
-    d = [float(v) - float(t) for v, t in zip(vs, ts)]          # > 0 means "above the threshold"
+    # > 0 means "above the threshold"; a tie is 0
+    d = [0.0 if tie(float(v), float(t), logs=logs) else float(v) - float(t) for v, t in zip(vs, ts)]
     n = len(d)
     mean = sum(d) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
@@ -328,7 +346,8 @@ def band_holds(value, op: str, threshold) -> tuple[bool, str]:
     ok = every and (margin > 0 or (op in (">=", "<=") and margin >= 0))   # ">= 1" holds for a band all at 1
     parts = [f"seeds {fmt(vs)} vs {fmt(ts if len(set(map(float, ts))) > 1 else ts[0])}"]
     if not every:
-        parts.append(f"fails for {sum(not OPS[op](float(v), float(t)) for v, t in zip(vs, ts))} of {n} seeds")
+        parts.append(f"fails for {sum(not holds_one(float(v), op, float(t), logs=logs) for v, t in zip(vs, ts))} of "
+                     f"{n} seeds")
     elif not ok:
         parts.append(f"the band's mean is not 2 standard errors past the threshold (mean gap {mean:+.3g}, se {se:.2g})")
     return ok, "; ".join(parts)
@@ -396,7 +415,7 @@ def compare(claim: Claim, value, thr) -> tuple[bool | None, str]:
         if any(v is None or not float(v) > 0 for v in _as_list(value) + _as_list(thr)):
             return None, f"a ratio judged on the log scale is not positive: {fmt(value)} against {fmt(thr)}"
         ok, account = band_holds([math.log(float(v)) for v in _as_list(value)], claim.op,
-                                 [math.log(float(t)) for t in _as_list(thr)])
+                                 [math.log(float(t)) for t in _as_list(thr)], logs=True)
         return ok, f"on the log scale: {fmt(value)} against {fmt(thr)}; " + account
     return band_holds(value, claim.op, thr)
 
