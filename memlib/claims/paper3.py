@@ -239,3 +239,23 @@ CONTROLS = {
         control_is="Network D's gain after 10 iterations, measured alike: D learns a point map, not the identity"),
 }
 CLAIMS = [with_control(c, CONTROLS) for c in CLAIMS]
+
+# Quick's column measured: session 19's quick run of notebook 03 (the first since issue 41's nets and the text's
+# initialization reached Fig 6-11 and App. D), claim -> (outcome, what it showed). The claims claims/unstable.py lists
+# keep 'unstable' at quick.
+HOW_QUICK = ("session 19's quick run of notebook 03 (seeds 0-2, 2026-11-27; 2,742 s on the 2-core CPU beside other "
+             "jobs, Fig 2-4's nets from session 16's model cache)")
+MEASURED_QUICK = {
+    "p3.ds_default_outputs_train": (R, "mean |corr| with the training image's output on 2,000 N(0, 1) inputs "
+                                       "0.996-1.000, against 0.58-0.77 untrained"),
+    "p3.ds_xavier_point_map": (NR, "DS from Xavier-uniform keeps sigma_2 / sigma_1 at 0.11 / 0.11 / 0.21"),
+    "p3.ds_kaiming_not_point_map": (R, "Kaiming's sigma_2 / sigma_1 0.47-0.65 against Xavier's 0.11-0.21 on every "
+                                       "seed; the untrained pair is a tie (the same draws at another scale)"),
+    "p3.propC_rank_is_span": (R, "the largest sigma_{k+1} / sigma_1 over the five sets 0.002-0.005 (untrained: "
+                                 "0.38-0.82)"),
+    "p3.fig2_d_point_map_noise": (R, "D's point map on N(0, 1) noise 0.988-0.996, against 0.10-0.56 untrained"),
+    "p3.fig2_nd_identity": (NR, "ND's |corr| with its input 0.10-0.15 after 2,000 iterations (untrained 0.06-0.09)"),
+    "p3.fig3_nd_early": (NR, "ND's |corr| with its input moved -0.01 to 0.04 in 10 iterations"),
+    "p3.fig3_nd_later": (NR, "ND's worst |corr| with its input from 100 iterations on 0.09-0.15"),
+}
+CLAIMS = with_measured(CLAIMS, MEASURED_QUICK, "quick", HOW_QUICK)
