@@ -73,3 +73,12 @@ def test_lines_fit_the_page(name):
             for line in cell.splitlines() if len(line) > LINE_LIMIT]
     assert not long, (f"{name}: {len(long)} lines longer than {LINE_LIMIT} characters, the first "
                       f"({long[0][0]}, {len(long[0][1])}): {long[0][1][:60]}...")
+
+
+CELL_LIMIT = 40           # a longer cell wants a memlib function (the developers' guide: "~30 lines")
+
+
+@pytest.mark.parametrize("name", PAPERS)
+def test_code_cells_fit_a_screen(name):
+    long = [i for i, cell in enumerate(_cells(name, "code")) if len(cell.splitlines()) > CELL_LIMIT]
+    assert not long, f"{name}: code cells {long} (counting code cells only) are longer than {CELL_LIMIT} lines"
