@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from memlib.fileio import atomic_write_text
+from memlib.harness.fileio import atomic_write_text
 
 TARGETS = {("convnet5x32", 1): 4.0, ("convnet5x32", 32): 25.0, ("fcn3x2048", 32): 3.5,
            ("convnet5x32 cuda-graph vs eager", 1): 3.0}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import metrics
-from .store import untrained
+from .harness.store import untrained
 
 UNTRAINED = ".untrained"   # the suffix of a metric measured on a band's untrained twins
 OTHER_SEEDS = 100          # an untrained band of other seeds: each seed + 100 (no claim's band uses those)

@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 import torch
 
 from .linalg import order_with, spectral_radius
-from .modes import planning_expand, planning_sample
+from .harness.modes import planning_expand, planning_sample
 from .pearson import correlation
 from .runtime import MemlibError, get_device
 

@@ -13,10 +13,10 @@ from __future__ import annotations
 import torch
 
 from .images import unit_range
-from .modes import planning_expand, planning_sample
+from .harness.modes import planning_expand, planning_sample
 from .pearson import correlation, unit_centred
 from .runtime import MemlibError
-from .weights import WEIGHT_TYPES, weight_layers
+from .models.weights import WEIGHT_TYPES, weight_layers
 
 
 def layer_modules(model: torch.nn.Module) -> list[torch.nn.Module]:

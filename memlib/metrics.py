@@ -14,7 +14,7 @@ from .images import unit_range
 from .layerwise import (RepeatChannels, cap_shaped, channel_summaries, intermediate_maps, layer_activations,
                         layer_input_correlation, layer_maps, layer_modules, layerwise_error, most_correlated_channel,
                         relative_weight_change, top_singular_map, upper_layer_maps, upper_subnetwork)
-from .modes import planning_expand, planning_sample
+from .harness.modes import planning_expand, planning_sample
 from .pearson import correlation, unit_centred
 from .runtime import MemlibError
 

@@ -14,7 +14,7 @@ The defaults are paper 1's recipe (App. B): SGD at learning rate 0.01 with momen
 rate x0.2 at 30, 60 and 80 % of the steps, the mean squared error of the network's output
 against its input. Of `fit`'s options it takes the update rule, minibatches, gradient clipping
 and `until_loss`; not `parameters` (training some of them), callbacks or `weights_at`. The
-initial weights are the model's own: `memlib.store.build_model(build, seed=..., init=...)`
+initial weights are the model's own: `memlib.harness.store.build_model(build, seed=..., init=...)`
 builds them as `fit_cached` does.
 """
 from __future__ import annotations

@@ -38,10 +38,10 @@ import torch
 from . import ensemble
 from .cuda_graph import GraphedStep, graph_blocker
 from .history import History, State
-from .modes import max_steps
+from .harness.modes import max_steps
 from .optim import LOSSES, OPTIMIZERS, SCHEDULE_FACTORS, SCHEDULES, final_decay, stagewise  # noqa: F401 - train's too
 from .optim import make_optimizer, resolve_schedule_and_loss, scheduled_lr
-from .progress import progress_bar
+from .harness.progress import progress_bar
 from .runtime import MemlibError, get_device
 from .trainable import Single, check_inputs
 

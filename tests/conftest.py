@@ -9,7 +9,8 @@ import sys
 import pytest
 import torch
 
-from memlib import context, runtime, store
+from memlib.harness import context, store
+from memlib import runtime
 
 
 def pytest_addoption(parser):
@@ -44,7 +45,7 @@ def suite_device(request):
 @pytest.fixture(autouse=True)
 def _device_seed_and_isolated_cache(tmp_path, monkeypatch, suite_device):
     """Every test on the suite's device (the CPU unless --device cuda), seeded, with its own model cache, in the
-    default run context (memlib.context: a `Run` or a test may change it)."""
+    default run context (memlib.harness.context: a `Run` or a test may change it)."""
     context.activate(context.RunContext())
     runtime.set_device(suite_device)
     torch.manual_seed(0)

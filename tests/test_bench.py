@@ -8,7 +8,8 @@ import json
 import pytest
 import torch
 
-from memlib import bench, models
+from memlib.harness import bench
+from memlib import models
 
 
 def test_flop_count_of_a_one_hidden_layer_fcn_is_the_closed_form():

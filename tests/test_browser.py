@@ -27,8 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from memlib import data, models, runtime, store, tour
-from memlib.run import Run
+from memlib import data, models, runtime
+from memlib.harness import store
+from memlib.widgets import tour
+from memlib.harness.run import Run
 from memlib.recipes import paper1 as recipe
 
 ROOT = Path(__file__).resolve().parent.parent

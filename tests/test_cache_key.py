@@ -1,4 +1,4 @@
-"""The cache key (memlib.cachekey, hashed by store.Cache.key): every configuration the notebooks train keeps the
+"""The cache key (memlib.harness.cachekey, hashed by store.Cache.key): every configuration the notebooks train keeps the
 key it had before callables were keyed by name (literal keys from the code before the change: the committed caches
 and baselines depend on them), and a callable argument is keyed by its `cache_key` or module-qualified name, or
 refused in one error that names the argument; never a key that no other process can reproduce (a function's text
@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 import torch
 
-from memlib import cachekey, models, store
+from memlib.harness import cachekey, store
+from memlib import models
 from memlib.runtime import MemlibError
 
 
@@ -147,7 +148,7 @@ def test_a_callable_that_cannot_be_named_is_refused_naming_its_argument():
 
 
 X_RGB = _x(2, 3, 16, 16)
-# Paper 3's builders moved from memlib.models to memlib.downsampling_nets (issue 29): their keys, computed at
+# Paper 3's builders moved from memlib.models to memlib.models.downsampling_nets (issue 29): their keys, computed at
 # d185128 before the move, must not change (every cached notebook 03 model would retrain)
 MOVED = [("D_{16,48} nonlinear", functools.partial(models.conv_autoencoder, 16, 48, nonlinear=True), X_RGB, 1, "default",
           dict(steps=3000, optimizer="adam", lr=1e-3, until_loss=1e-5), "d4ef4f9ad4ada70e5ac060fd"),
@@ -163,4 +164,4 @@ MOVED = [("D_{16,48} nonlinear", functools.partial(models.conv_autoencoder, 16, 
 def test_a_moved_builder_keeps_its_key(name, build, x, seed, init, kw, before):
     assert store.cache_key(build, x, seed=seed, init=init, **kw) == before
     fn = build.func if isinstance(build, functools.partial) else build
-    assert fn.__module__ == "memlib.downsampling_nets" and fn.cache_key == f"memlib.models.{fn.__qualname__}"
+    assert fn.__module__ == "memlib.models.downsampling_nets" and fn.cache_key == f"memlib.models.{fn.__qualname__}"

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from memlib import data, fetch
+from memlib import data
+from memlib.harness import fetch
 from memlib.cli import report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,8 +99,8 @@ def test_every_command_is_dispatched_from_one_table_after_its_choices_are_checke
 
 # what a command that neither runs a notebook nor draws must not load (issue 43: `data fetch` loaded 75 of memlib's
 # modules, the widgets and matplotlib among them, because the command line imported every command's code up front)
-NOT_FOR_DATA_FETCH = ("matplotlib", "ipywidgets", "papermill", "jupyter_client", "memlib.widgets", "memlib.tour",
-                      "memlib.plot", "memlib.claims", "memlib.engine", "memlib.cli.notebooks", "memlib.cli.serve")
+NOT_FOR_DATA_FETCH = ("matplotlib", "ipywidgets", "papermill", "jupyter_client", "memlib.widgets", "memlib.widgets.tour",
+                      "memlib.plot", "memlib.claims", "memlib.harness.engine", "memlib.cli.notebooks", "memlib.cli.serve")
 
 
 def test_data_fetch_loads_only_what_the_fetch_needs(tmp_path):
@@ -118,6 +119,6 @@ def test_data_fetch_loads_only_what_the_fetch_needs(tmp_path):
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0 and "nothing to fetch" in out.stdout, out.stdout + out.stderr
     loaded = set(out.stdout.rsplit("\nMODULES ", 1)[1].split())
-    assert "memlib.fetch" in loaded                                             # the probe saw the command run
+    assert "memlib.harness.fetch" in loaded                                             # the probe saw the command run
     wrong = [w for w in NOT_FOR_DATA_FETCH if any(m == w or m.startswith(w + ".") for m in loaded)]
     assert not wrong, f"python -m memlib data fetch loaded what it does not need: {', '.join(wrong)}"

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from memlib import controls, estimate, metrics, models
+from memlib import controls, metrics, models
+from memlib.harness import estimate
 from memlib.claims import PAPER1, core
 from memlib.claims.rules import RULES
-from memlib.store import build_model
+from memlib.harness.store import build_model
 
 
 from test_paper1_fcn import Const, Ident   # the constant and the identity maps as modules

@@ -107,7 +107,7 @@ from torch.overrides import TorchFunctionMode                           # noqa: 
 
 from memlib import models, train                                         # noqa: E402
 from memlib.ensemble import Stacked                                      # noqa: E402
-from memlib.store import build_model                                     # noqa: E402
+from memlib.harness.store import build_model                                     # noqa: E402
 
 
 class NoHostSync(TorchFunctionMode):

@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memlib import data, fetch, fileio
+from memlib import data
+from memlib.harness import fetch, fileio
 from memlib.cli.main import main
 from memlib.runtime import MemlibError
 

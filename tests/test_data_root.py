@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from memlib import claims, data, store
-from memlib.run import Run
+from memlib import claims, data
+from memlib.harness import store
+from memlib.harness.run import Run
 from memlib.claims import report as claims_report
 
 

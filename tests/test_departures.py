@@ -5,7 +5,7 @@ import json
 import pytest
 
 from memlib import MemlibError, claims
-from memlib.run import Run
+from memlib.harness.run import Run
 
 
 def test_departures_are_recorded_rendered_and_reported(tmp_path, monkeypatch):

@@ -13,7 +13,7 @@ import torch
 
 from memlib import dynamics, linalg, metrics, models, plot, rho, runtime, train
 from memlib.ensemble import Stacked
-from memlib.store import build_model
+from memlib.harness.store import build_model
 from simulated_gpu import OnGPU, move_to_simulated_gpu, simulated_gpu_session
 
 

@@ -6,7 +6,7 @@ import torch
 
 from memlib import ensemble, models
 from memlib.ensemble import choose_strategy, clip_per_model_
-from memlib.store import build_model
+from memlib.harness.store import build_model
 from memlib.train import fit, fit_many
 
 
@@ -186,7 +186,7 @@ def test_batched_strided_convnet_matches_serial_fits():
 
 @pytest.mark.device
 def test_seed_band_cache_matches_single_fits_with_minibatches():
-    from memlib.store import fit_cached, fit_cached_seeds
+    from memlib.harness.store import fit_cached, fit_cached_seeds
     build = functools.partial(models.fcn, 4, 1, width=8)
     x = torch.randn(10, 4)
     band = fit_cached_seeds(build, x, seeds=[3, 4], steps=12, lr=0.05, batch_size=4, progress=False)
@@ -202,7 +202,7 @@ def test_seed_band_cache_matches_single_fits_with_minibatches():
 def test_bench_writes_its_table(tmp_path):
     import json
 
-    from memlib.bench import run_bench
+    from memlib.harness.bench import run_bench
     out = run_bench(model_counts=(1, 2), steps=2, warmup=1, repeats=1, cases=["convnet5x32"], results_dir=tmp_path)
     saved = json.loads((tmp_path / "bench.json").read_text())
     assert saved["cases"] == out["cases"]

@@ -1,4 +1,4 @@
-"""The variation envelope (memlib.envelope) and the comparison against it (claims.report.compare): a metric inside
+"""The variation envelope (memlib.harness.envelope) and the comparison against it (claims.report.compare): a metric inside
 its range over the variations is no drift, outside it (beyond tolerance) is; an outcome the envelope took is no
 flip; a claim that took two outcomes must be expected 'unstable'. Also: whys rendered from metrics."""
 import json
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memlib import claims, envelope, machine
+from memlib import claims
+from memlib.harness import envelope, machine
 from memlib.claims import core, report, text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,7 +134,7 @@ def test_every_trained_claim_is_judged_on_a_seed_band_or_says_why_not():
     env = json.loads((ROOT / "baselines" / "quick-cpu.json").read_text()).get("envelope") or {}
     if "seeds" not in env:
         pytest.skip("the committed baseline records no seed counts yet (envelope 'seeds'): rebuild it with "
-                    "`python -m memlib envelope` (memlib/envelope.py) to run this test")
+                    "`python -m memlib envelope` (memlib/harness/envelope.py) to run this test")
     one_seed, stale = [], []
     for c in claims.CLAIMS:
         n = env["seeds"].get(c.notebook, {}).get(c.metric)
@@ -250,7 +251,7 @@ def test_with_measured_refuses_an_unknown_claim_and_leaves_the_rest():
 
 def test_the_envelopes_seed_variations_train_disjoint_seed_bands():
     """Issue 42: base, seeds+10 and seeds+20 share no seed, for every band the committed baseline measured."""
-    from memlib import envelope
+    from memlib.harness import envelope
     widest = max(n for nb in (json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())["envelope"]
                               .get("seeds") or {"x": {"y": 5}}).values() for n in nb.values())
     bands = [set(range(v.seed_offset, v.seed_offset + widest)) for v in envelope.VARIATIONS.values()

@@ -36,7 +36,8 @@ def test_photos_are_deterministic_and_the_first_test_images_come_from_different_
 
 # ---------------------------------------------------------------- App. D: eigenvalues close to 1
 
-from memlib import dynamics, linalg, store                                 # noqa: E402
+from memlib import dynamics, linalg
+from memlib.harness import store                                 # noqa: E402
 from memlib.claims import CLAIMS, core                                 # noqa: E402
 
 # Paper 3, App. D: "In Figure 9c, there are 10 eigenvalues with magnitude close to 1. These top ten eigenvalues
@@ -123,7 +124,7 @@ def test_every_bar_threshold_is_logged_by_its_notebook():
 
 def test_untrained_twin_has_the_initial_weights_of_the_trained_net():
     from memlib import models
-    from memlib.store import build_model
+    from memlib.harness.store import build_model
     a = store.untrained(models.network_ds, seed=3, init="xavier_uniform")
     b = build_model(models.network_ds, seed=3, init="xavier_uniform")
     assert all(torch.equal(p.cpu(), q) for p, q in zip(a.parameters(), b.parameters())) and not a.training

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from memlib import claims, fileio, models, runtime, store
-from memlib.run import Run
+from memlib import claims, models, runtime
+from memlib.harness import fileio, store
+from memlib.harness.run import Run
 from memlib.cli.common import resolve_names
 from memlib.cli.main import main
 from memlib.cli.notebooks import swap_in

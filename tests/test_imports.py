@@ -136,26 +136,26 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_scan_sees_every_module_and_resolves_relative_imports():
-    assert {"memlib", "memlib.store", "memlib.plot", "memlib.claims.report", "memlib.cli.main"} <= set(MODULES)
+    assert {"memlib", "memlib.harness.store", "memlib.plot", "memlib.claims.report", "memlib.cli.main"} <= set(MODULES)
     graph = _graph()
     assert "memlib.runtime" in graph["memlib.claims.report"]          # from ..runtime import ...
     assert "memlib.claims.core" in graph["memlib.claims.report"]      # from .core import ...
     assert "memlib.cli.main" in graph["memlib.__main__"]              # from .cli.main import main
-    assert "memlib.claims" in graph["memlib.envelope"]                # from . import claims (a package)
+    assert "memlib.claims" in graph["memlib.harness.envelope"]  # from .. import claims (a package)
     assert "memlib.runtime" in graph["memlib"]                        # the package's __init__
-    assert "memlib.fetch" in graph[ENTRY_POINTS]                      # data_fetch's own import, in the graph
+    assert "memlib.harness.fetch" in graph[ENTRY_POINTS]      # data_fetch's own import, in the graph
 
 
 def test_only_the_entry_points_body_may_import_inside_a_function(tmp_path):
     """The exception (ENTRY_POINTS) covers an entry point's own body: not a private helper of that module, nor a
     function nested in an entry point, nor any function of another module."""
     source = ("from .common import writable\n"
-              "def data_fetch(args):\n    from ..fetch import fetch\n"
+              "def data_fetch(args):\n    from ..harness.fetch import fetch\n"
               "    def inner():\n        from ..plot import heatmap\n"
               "def _helper():\n    from ..claims import check\n")
     (tmp_path / "commands.py").write_text(source)
     top, lazy = _imports(ENTRY_POINTS, tmp_path / "commands.py")
-    assert top == {"memlib.cli.common", "memlib.fetch"}
+    assert top == {"memlib.cli.common", "memlib.harness.fetch"}
     assert [(f, t) for _, f, t in lazy] == [("inner", "memlib.plot"), ("_helper", "memlib.claims")]
     top, lazy = _imports("memlib.cli.main", tmp_path / "commands.py")        # the same code anywhere else
     assert top == {"memlib.cli.common"} and len(lazy) == 3
@@ -178,7 +178,7 @@ def test_the_module_level_imports_have_no_cycle():
 
 
 def test_import_memlib_loads_no_plotting_and_no_claims():
-    """`import memlib` (the training API) loads neither `memlib.plot`, matplotlib nor `memlib.claims`; `memlib.run`
+    """`import memlib` (the training API) loads neither `memlib.plot`, matplotlib nor `memlib.claims`; `memlib.harness.run`
     (a notebook's `Run`) loads the claims, which `Run.say`, `departures_table` and `finish` use, but no plotting:
     `Run.savefig` asks the figure to save itself. Run in fresh interpreters, the one place this test imports memlib."""
     import subprocess
@@ -186,7 +186,7 @@ def test_import_memlib_loads_no_plotting_and_no_claims():
     shown = "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'memlib.plot', 'memlib.widgets', 'memlib.claims'))))"
     out = {what: subprocess.run([sys.executable, "-c", f"import sys; {what}; {shown}"], capture_output=True, text=True,
                                 check=True, cwd=PACKAGE.parent).stdout.strip()
-           for what in ("import memlib; memlib.fit, memlib.fit_cached", "from memlib.run import Run")}
+           for what in ("import memlib; memlib.fit, memlib.fit_cached", "from memlib.harness.run import Run")}
     assert out["import memlib; memlib.fit, memlib.fit_cached"] == "[]", f"import memlib loaded: {out}"
-    assert "'memlib.claims'" in out["from memlib.run import Run"]
-    assert not any(m in out["from memlib.run import Run"] for m in ("matplotlib", "memlib.plot", "memlib.widgets")), out
+    assert "'memlib.claims'" in out["from memlib.harness.run import Run"]
+    assert not any(m in out["from memlib.harness.run import Run"] for m in ("matplotlib", "memlib.plot", "memlib.widgets")), out

@@ -25,7 +25,7 @@ def test_notebooks_are_stripped_and_parameterized():
         setup = code[code.index(params[0]) + 1].source                     # the cell that builds Run(...)
         for p in ("profile", "device", "data_root", "seed", "results_dir"):
             assert f"{p} =" in params[0].source
-        for p in ("run_dir", "cache_dir", "plan_dir", "max_steps", "headless"):   # the run context's (memlib.context)
+        for p in ("run_dir", "cache_dir", "plan_dir", "max_steps", "headless"):   # the run context's (memlib.harness.context)
             assert f"\n{p} =" in params[0].source and f"{p}={p}" in setup, f"{name}: {p} not passed to Run"
 
 
@@ -101,7 +101,7 @@ def test_smoke_logs_the_controls_of_paper_1(smoke_results):
 def test_tour_is_stripped_short_and_not_a_reproduction():
     """notebooks/00_tour.ipynb (`python -m memlib serve`): never executed by `run` nor counted by the report,
     stored without outputs, on the memlib kernel, every code cell one or two lines of memlib calls."""
-    from memlib.tour import TOUR
+    from memlib.widgets.tour import TOUR
     assert TOUR not in NAMES and all(n[:2] in ("01", "02", "03", "04") for n in NAMES)
     nb = nbformat.read(NOTEBOOK_DIR / f"{TOUR}.ipynb", as_version=4)
     assert nb.metadata["kernelspec"]["name"] == "memlib"
@@ -169,9 +169,10 @@ def test_the_ray_engine_trains_each_planned_job_once_and_renders_the_serial_runs
 @pytest.mark.device
 @pytest.mark.parametrize("paper", ["identity", "attractors", "downsampling", "rho"])
 def test_the_tours_explorers_are_the_notebooks_own(smoke_results, monkeypatch, paper):
-    """No drift between memlib.tour and the notebooks' explorer cells: after the smoke batch run, each tour
+    """No drift between memlib.widgets.tour and the notebooks' explorer cells: after the smoke batch run, each tour
     explorer's first view (smoke) reads every model it needs from that run's cache and trains none."""
-    from memlib import store, tour
+    from memlib.harness import store
+    from memlib.widgets import tour
     out, proc = smoke_results
     assert proc.returncode == 0, proc.stdout[-2000:]
     monkeypatch.setenv("MEMLIB_CACHE", str(out / "cache"))

@@ -52,7 +52,7 @@ def test_constraints_record_the_baselines_torch_and_numpy():
 
 
 def test_memlib_imports_without_torchvision():
-    code = ("import sys; sys.modules['torchvision'] = None; import memlib, memlib.data, memlib.store, "
+    code = ("import sys; sys.modules['torchvision'] = None; import memlib, memlib.data, memlib.harness.store, "
             "memlib.plot, memlib.claims; print('ok')")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "ok", out.stderr
@@ -182,7 +182,7 @@ def test_the_built_wheel_holds_every_subpackage_and_imports(wheel, tmp_path):
     assert out.stdout.startswith(str(site)), out.stdout
     out = subprocess.run([sys.executable, "-m", "memlib", "--help"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert out.returncode == 0 and "run | check | bench | data fetch | serve" in out.stdout, out.stderr[-2000:]
-    code = ("from memlib import paths, plan; from memlib.cli import common; "
+    code = ("from memlib.harness import paths, plan; from memlib.cli import common; "
             "print(paths.CHECKOUT, common.NOTEBOOK_DIR, plan.RECORDED, common.notebooks(), "
             "plan.recorded_estimate('paper', common.notebooks()) is not None)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)

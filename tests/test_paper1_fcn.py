@@ -4,8 +4,9 @@ import functools
 import pytest
 import torch
 
-from memlib import estimate, metrics, models
-from memlib.store import Cache, fit_cached, set_default_cache
+from memlib.harness import estimate
+from memlib import metrics, models
+from memlib.harness.store import Cache, fit_cached, set_default_cache
 
 
 class Const(torch.nn.Module):

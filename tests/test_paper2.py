@@ -157,7 +157,7 @@ def test_fig12_kaiming_init_gives_larger_output_norm_than_xavier():
     convolutions the output norm at initialization is several times larger under Kaiming."""
     import functools
     import statistics
-    from memlib.store import build_model
+    from memlib.harness.store import build_model
     x = torch.rand(1, 3, 16, 16, generator=torch.Generator().manual_seed(0))
     med = {}
     for scheme in ("xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal"):

@@ -77,7 +77,7 @@ def test_the_field_keeps_the_shapes():
 
 def test_the_atrous_convolution_is_the_dilated_one():
     """AtrousConv2d computes PyTorch's dilated convolution on sub-grids (faster on a CPU): the same function."""
-    from memlib.downsampling_nets import AtrousConv2d
+    from memlib.models.downsampling_nets import AtrousConv2d
     torch.manual_seed(0)
     for d, side in ((2, 16), (4, 16), (8, 16), (8, 32)):
         conv = AtrousConv2d(3, 5, 3, padding=d, dilation=d, bias=False)

@@ -1,4 +1,4 @@
-"""Trainings as data (memlib.plan) and running them elsewhere (memlib.engine): a planned job, trained in
+"""Trainings as data (memlib.harness.plan) and running them elsewhere (memlib.harness.engine): a planned job, trained in
 another process, stores exactly what the notebook's own `fit_cached` would have stored."""
 import functools
 import io
@@ -9,8 +9,9 @@ import sys
 import pytest
 import torch
 
-from memlib import context, engine, jobfile, models, plan, store
-from memlib.context import RunContext
+from memlib.harness import context, engine, jobfile, plan, store
+from memlib import models
+from memlib.harness.context import RunContext
 from memlib.runtime import MemlibError
 
 BUILD = functools.partial(models.convnet, 2, channels=4)
@@ -192,7 +193,8 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
 def test_a_configuration_that_diverges_is_still_timed():
     """`plan` measures each job's step time with a few `fit` steps; a job that diverges within them (paper 4's
     large initial norms at lr 0.1) must be timed, not end the plan (it did, measuring the paper profile)."""
-    from memlib import estimate, train
+    from memlib.harness import estimate
+    from memlib import train
     x = torch.randn(4, 1, 8, 8)
     with pytest.raises(train.TrainingDiverged):
         train.fit(store.build_model(BUILD, seed=0), x, steps=6, lr=1e12, progress=False)
@@ -201,9 +203,9 @@ def test_a_configuration_that_diverges_is_still_timed():
 
 def test_jobs_trained_together_are_planned_with_the_one_thread_each_trains_with(tmp_path, monkeypatch):
     """`estimate.train_together` trains each job with one intra-op thread; planned, those jobs carry that
-    thread count, so a Ray worker (memlib.engine.train_job) stores the same weights and losses bit for bit
+    thread count, so a Ray worker (memlib.harness.engine.train_job) stores the same weights and losses bit for bit
     (CI's Ray run, with the kernel's 2 threads, differed from the serial run in the last bits)."""
-    from memlib import estimate
+    from memlib.harness import estimate
     saved = torch.get_num_threads()
     torch.set_num_threads(2)
     try:
@@ -261,7 +263,7 @@ def test_estimates_read_in_minutes_or_hours():
 def test_one_job_class_serves_the_notebooks_and_the_plan(tmp_path, monkeypatch):
     """`estimate.Job` (what a notebook writes) is `plan.Job` (what a plan reads back): a planned job's record
     round-trips through its file unchanged, and plan.json's rows keep the record's fields in their order."""
-    from memlib import estimate
+    from memlib.harness import estimate
     assert estimate.Job is plan.Job
     x = torch.randn(2, 1, 8, 8)
     context.activate(RunContext(plan_dir=tmp_path / "plan", notebook="nb"))     # as Run(..., plan_dir=...) does

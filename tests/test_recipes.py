@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from memlib import runtime, store
+from memlib import runtime
+from memlib.harness import store
 from memlib.recipes import paper1 as R
 from memlib.widgets import identity
 
@@ -73,7 +74,7 @@ def test_the_explorers_first_view_is_the_notebooks_depth_sweep_net(profile):
 
 
 def test_a_step_count_changed_in_the_recipe_reaches_the_tour(monkeypatch):
-    from memlib import tour
+    from memlib.widgets import tour
     seen = {}
     monkeypatch.setattr(identity, "identity_explorer", lambda *a, **kw: seen.update(kw))
     monkeypatch.setitem(R.DEPTH_STEPS, "smoke", 77)

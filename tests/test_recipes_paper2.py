@@ -45,7 +45,7 @@ def test_the_tables_train_past_the_papers_bound_that_their_fit_gate_reads():
 
 @pytest.mark.parametrize("profile", ["smoke", "quick"])
 def test_the_tours_first_view_is_the_notebooks_first_band_net(profile, monkeypatch):
-    from memlib import tour
+    from memlib.widgets import tour
     seen = {}
     monkeypatch.setattr(attractors, "attractors_explorer", lambda **kw: seen.update(kw))
     tour.attractors(profile)

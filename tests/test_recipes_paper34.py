@@ -114,7 +114,7 @@ def test_notebook_04_reads_its_training_settings_from_the_recipe():
 # ---------------------------------------------------------------- the tour asks for the notebooks' nets
 @pytest.mark.parametrize("profile", TOUR_PROFILES)
 def test_the_tours_downsampling_view_is_the_notebooks_explorer(profile, monkeypatch):
-    from memlib import tour
+    from memlib.widgets import tour
     seen = {}
     monkeypatch.setattr(downsampling, "downsampling_explorer", lambda **kw: seen.update(kw))
     tour.downsampling(profile)
@@ -129,7 +129,7 @@ def test_the_tours_downsampling_view_is_the_notebooks_explorer(profile, monkeypa
 
 @pytest.mark.parametrize("profile", TOUR_PROFILES)
 def test_the_tours_rho_view_is_the_notebooks_explorer(profile, monkeypatch):
-    from memlib import tour
+    from memlib.widgets import tour
     seen = {}
     monkeypatch.setattr(rho, "rho_explorer", lambda *a, **kw: seen.update(kw, args=a))
     tour.rho(profile)
@@ -147,7 +147,7 @@ def test_the_tours_rho_view_is_the_notebooks_explorer(profile, monkeypatch):
 
 
 def test_values_changed_in_the_recipes_reach_the_tour(monkeypatch):
-    from memlib import tour
+    from memlib.widgets import tour
     seen = {}
     monkeypatch.setattr(downsampling, "downsampling_explorer", lambda **kw: seen.update(kw))
     monkeypatch.setattr(rho, "rho_explorer", lambda *a, **kw: seen.update(kw))

@@ -11,7 +11,7 @@ import torch
 
 from memlib import cuda_graph, ensemble, models, runtime, train
 from memlib.reference_loop import train_reference
-from memlib.store import build_model
+from memlib.harness.store import build_model
 from test_cuda_graph import fake_cuda, replaying_cuda  # noqa: F401 - the CPU stand-in for graphs
 
 CONVNET = functools.partial(models.convnet, 3, channels=4)    # paper 1's ConvNet: 3 layers x 4

@@ -88,7 +88,7 @@ def test_a_full_or_read_only_model_cache_is_one_line_before_any_kernel(tmp_path,
 
 def test_a_cache_write_that_fails_names_the_cache_and_what_to_do(tmp_path, monkeypatch):
     """The disk fills while a kernel saves a model: the cell's error names the cache, not a bare errno 28."""
-    from memlib import store
+    from memlib.harness import store
     monkeypatch.delenv("MEMLIB_CACHE", raising=False)
     cache = store.Cache(tmp_path / "cache")
 
@@ -286,7 +286,7 @@ def test_check_on_a_read_only_folder_names_report_json_not_its_temporary(tmp_pat
 
 def test_a_full_disk_names_the_file_being_written(tmp_path, full_disk):
     """A write that fails on a full disk raises an OSError without a file name: it is named, not its temporary."""
-    from memlib import fileio
+    from memlib.harness import fileio
     full_disk()
     with pytest.raises(OSError) as e:
         fileio.atomic_write_text(tmp_path / "metrics.json", "{}")

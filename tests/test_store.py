@@ -4,8 +4,9 @@ import functools
 import pytest
 import torch
 
-from memlib import models, runtime, store, train
-from memlib.run import Run
+from memlib import models, runtime, train
+from memlib.harness import store
+from memlib.harness.run import Run
 
 
 def test_cache_hit_does_not_retrain(tmp_path, monkeypatch):
@@ -112,7 +113,7 @@ def test_train_together_stores_what_each_job_would_train_alone_and_a_shared_job_
     """`estimate.train_together` trains the jobs the cache lacks in parallel threads (one intra-op thread each):
     every model must be the one its own `train` gives (initial weights from its seed, though the threads seed
     the global RNG at the same time), a job listed twice trains once, and a cached job is not trained again."""
-    from memlib import estimate
+    from memlib.harness import estimate
     x = torch.randn(3, 1, 8, 8)
     kw = dict(lr=0.01, momentum=0.9)
     jobs = [estimate.Job(f"fcn {h}", functools.partial(models.fcn, 64, h, width=32), x, 30, [0, 1], fit_kwargs=kw)

@@ -5,7 +5,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from memlib.context import RunContext, active  # noqa: E402
+from memlib.harness.context import RunContext, active  # noqa: E402
 from memlib.widgets import explorer  # noqa: E402
 
 

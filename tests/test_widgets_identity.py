@@ -5,7 +5,8 @@ import matplotlib
 import pytest
 import torch
 
-from memlib import models, store
+from memlib import models
+from memlib.harness import store
 from memlib.runtime import MemlibError
 from memlib.widgets import identity
 

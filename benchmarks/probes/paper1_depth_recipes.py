@@ -10,7 +10,8 @@ import time
 
 import torch
 
-from memlib import data, models, train, weights
+from memlib import data, models, train
+from memlib.models import weights
 
 PROBE_SEEDS = (100, 101, 102)     # seeds no claim uses
 SGD = dict(lr=0.01, momentum=0.9)                 # paper 1, App. B

@@ -25,8 +25,9 @@ import time
 
 import torch
 
-from memlib.fileio import atomic_write_text
-from memlib import data, models, runtime, train, trajectory, weights
+from memlib.harness.fileio import atomic_write_text
+from memlib import data, models, runtime, train, trajectory
+from memlib.models import weights
 
 PROBE_SEEDS = (100, 101, 102)           # seeds no claim uses (the notebooks' bands are 0-2, the envelope's 10-12, 20-22)
 DEPTHS = (1, 2, 3, 5, 8, 14, 20)        # quick's depths (recipes.paper1.DEPTHS)

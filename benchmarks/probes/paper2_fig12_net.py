@@ -18,9 +18,9 @@ import json
 import numpy as np
 import torch
 
-from memlib.fileio import atomic_write_text
+from memlib.harness.fileio import atomic_write_text
 from memlib import data, models
-from memlib.store import build_model
+from memlib.harness.store import build_model
 
 PAPER = {"xavier_uniform": 0.0087, "xavier_normal": 0.0079, "kaiming_uniform": 9.67, "kaiming_normal": 17.64}
 NETS = {"d1": functools.partial(models.downsampling_d1, channels=64, nonlinear=True),     # notebook 02: F5_CHANNELS

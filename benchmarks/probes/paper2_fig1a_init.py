@@ -6,7 +6,7 @@ from each initialization scheme given, for 2 and 6 weight layers. Prints per (in
 max |f'(x_i)| at the two training points, and the share of a 200-point grid in [0, 1] within 0.01 of a training point
 after 100 iterations (the untrained twin's share beside it).
 
-Schemes (memlib.weights.initialize_): "paper_default" N(0, 1/(fan_in fan_out)), biases 0 (the smallest of the
+Schemes (memlib.models.weights.initialize_): "paper_default" N(0, 1/(fan_in fan_out)), biases 0 (the smallest of the
 library's schemes: the paper asks for every parameter "as close to zero as possible (while allowing for training)",
 App. I.2); "default" PyTorch's U(+-1/sqrt(fan_in)) (what the notebook trained before issue 41); "kaiming_normal"
 N(0, 2/fan_in), biases 0 (the scheme App. I.2 names as the larger one).
@@ -22,10 +22,10 @@ import tempfile
 
 import torch
 
-from memlib.fileio import atomic_write_text
+from memlib.harness.fileio import atomic_write_text
 from memlib import dynamics, linalg, models
 from memlib.recipes import paper2 as recipe
-from memlib.store import Cache, fit_cached_seeds, set_default_cache, untrained
+from memlib.harness.store import Cache, fit_cached_seeds, set_default_cache, untrained
 
 PROBE_SEEDS = (100, 101, 102)
 

@@ -22,10 +22,10 @@ import time
 
 import torch
 
-from memlib.fileio import atomic_write_text
+from memlib.harness.fileio import atomic_write_text
 from memlib import data, fit, metrics, models
 from memlib.recipes import paper2 as recipe
-from memlib.store import build_model
+from memlib.harness.store import build_model
 
 PROBE_SEEDS = (100, 101, 102)
 

@@ -19,7 +19,7 @@ import time
 
 import torch
 
-from memlib.fileio import atomic_write_text
+from memlib.harness.fileio import atomic_write_text
 from memlib import dynamics, fit, metrics, models
 from memlib.recipes import paper2 as recipe
 

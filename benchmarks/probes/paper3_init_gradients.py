@@ -16,8 +16,9 @@ import time
 
 import torch
 
-from memlib import data, runtime, store
-from memlib.fileio import atomic_write_text
+from memlib import data, runtime
+from memlib.harness import store
+from memlib.harness.fileio import atomic_write_text
 from memlib.recipes import paper3 as recipe
 from memlib.widgets import downsampling as explore
 

@@ -33,7 +33,7 @@ os.environ.setdefault("MEMLIB_CACHE", "results/probe-p4/cache")
 import torch  # noqa: E402
 
 from memlib import rho as R  # noqa: E402
-from memlib.fileio import atomic_write_text  # noqa: E402
+from memlib.harness.fileio import atomic_write_text  # noqa: E402
 from memlib.recipes import paper4 as recipe  # noqa: E402
 
 SEEDS = (100, 101, 102)          # probe seeds: no claim's band uses them

@@ -24,9 +24,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..fileio import atomic_write_text
+from ..harness.fileio import atomic_write_text
 from ..runtime import MemlibError
-from .. import machine
+from ..harness import machine
 from .comparison import TOLERANCES, drifted, outside, tolerance  # noqa: F401 - also report's names
 from .comparison import compare, regressions
 from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, evaluate, ledger_data)

@@ -1,7 +1,7 @@
 """How a claim's text reads its numbers: `render_text` fills a `why` (or a notebook's result prose) with
 `{metric.key}` placeholders from a run's metrics, so an explanation cannot quote a stale run, and `stated_numbers`
 finds the measured-looking numbers written as plain text (tested: a `why` may state none). `fmt` is how the report
-prints a value. No claims code here: `memlib.run` and `memlib.claims.core` read it.
+prints a value. No claims code here: `memlib.harness.run` and `memlib.claims.core` read it.
 """
 from __future__ import annotations
 

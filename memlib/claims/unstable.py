@@ -1,6 +1,6 @@
 """The claims whose outcome moved across the quick profile's variation envelope, and what would settle each.
 
-`baselines/quick-cpu.json` is the quick profile run four times (`memlib.envelope`: base, two disjoint seed shifts (seed+1 and seed+2 until session 16, seeds+10 and seeds+20 since) and
+`baselines/quick-cpu.json` is the quick profile run four times (`memlib.harness.envelope`: base, two disjoint seed shifts (seed+1 and seed+2 until session 16, seeds+10 and seeds+20 since) and
 one thread with AVX2 kernels; rebuilt 2026-11-26 for notebooks 01 and 02 (session 13), 03 (session 14) and 02 again (session 15: the tables' native
 convolution kernel)). A claim that took more than one outcome there depends on the
 seed or the arithmetic, not on the paper: the ledger expects it *unstable* at quick (shown with the outcome

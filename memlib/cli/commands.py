@@ -5,7 +5,7 @@ baseline), `bench` (model-steps/s) and `data fetch` (a dataset into a data root)
 Each entry point imports the memlib code its command needs when it runs (issue 43), the one place in memlib where
 a memlib module is imported inside a function (tests/test_imports.py allows it here and nowhere else): `data fetch`
 loads the fetcher, not the notebooks' stack (papermill, the claims, the engine) nor the tour and its widgets. What
-every command shares (memlib.paths, memlib.runtime, memlib.context, cli.common; `import memlib` itself) is imported
+every command shares (memlib.harness.paths, memlib.runtime, memlib.harness.context, cli.common; `import memlib` itself) is imported
 above."""
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import torch       # loaded by `import memlib` in any case
 
-from ..context import RunContext, activate, cache_folder
-from ..paths import CHECKOUT, where, workdir
+from ..harness.context import RunContext, activate, cache_folder
+from ..harness.paths import CHECKOUT, where, workdir
 from ..runtime import PROFILES, MemlibError, check_choice, set_device
 from .common import cache_writable, notebooks, resolve_names, writable
 
@@ -71,8 +71,8 @@ def _other_profiles(results: Path, profile: str) -> str:
 def plan(args) -> int:
     """`python -m memlib plan`: list every training the notebooks will ask for (round 1: what the cache lacks
     before anything is trained), measure what each costs, print the totals, write the plan as JSON."""
-    from .. import engine
-    from .. import plan as _plan
+    from ..harness import engine
+    from ..harness import plan as _plan
     from .notebooks import ensure_kernel
     from .planning import plan_notebooks
     names = resolve_names(args.only)
@@ -107,7 +107,7 @@ def plan(args) -> int:
 
 def envelope(args) -> int:
     """`envelope`: the profile under other seeds, threads and instruction sets, written as a baseline."""
-    from .. import envelope as _envelope
+    from ..harness import envelope as _envelope
     names = resolve_names(args.only)
     out = Path(args.out or workdir() / "baselines" / f"{args.profile}-cpu.json")
     body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
@@ -118,8 +118,8 @@ def envelope(args) -> int:
 
 
 def bench(args) -> int:
-    """`bench`: model-steps/s of the naive loop and of memlib (memlib.bench)."""
-    from ..bench import CASES, run_bench
+    """`bench`: model-steps/s of the naive loop and of memlib (memlib.harness.bench)."""
+    from ..harness.bench import CASES, run_bench
     for case in args.case or []:
         check_choice(case, tuple(CASES), "bench case")
     if any(m < 1 for m in args.models) or args.steps < 1:
@@ -134,8 +134,8 @@ def bench(args) -> int:
 
 
 def data_fetch(args) -> int:
-    """`data fetch NAME`: a dataset's standard files into --data-root (memlib.fetch)."""
-    from ..fetch import FETCHABLE, fetch
+    """`data fetch NAME`: a dataset's standard files into --data-root (memlib.harness.fetch)."""
+    from ..harness.fetch import FETCHABLE, fetch
     check_choice(args.name, FETCHABLE, "dataset")
     try:
         fetch(args.name, args.data_root, progress=lambda line: print(line, flush=True))

@@ -1,4 +1,4 @@
-"""What the commands share: the folders (the repository's, or an installed wheel's: memlib.paths), the
+"""What the commands share: the folders (the repository's, or an installed wheel's: memlib.harness.paths), the
 reproduction notebooks' names, the notebooks' parameters (`data_root` from --data-root, and the run context's),
 and a check that a results folder can be written."""
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..context import cache_advice
-from ..fileio import write_problem
-from ..paths import NOTEBOOKS, REPO, TOUR, where    # TOUR: the teaching tour, never run by `run` nor reported
+from ..harness.context import cache_advice
+from ..harness.fileio import write_problem
+from ..harness.paths import NOTEBOOKS, REPO, TOUR, where    # TOUR: the teaching tour, never run by `run` nor reported
 from ..runtime import MemlibError
 
 ROOT = REPO                  # the checkout memlib runs from (constraints.txt); see paths.workdir() for defaults
@@ -48,7 +48,7 @@ def data_root_parameter(option):
 
 def notebook_parameters(args, results: Path, cache: Path, run_dir, *, plan_dir=None, max_steps=None) -> dict:
     """What a command passes to a notebook through papermill (its parameters cell, then `Run(...)`, which makes them
-    the run context, memlib.context): the command line's profile, device, seed, results folder and data root, and
+    the run context, memlib.harness.context): the command line's profile, device, seed, results folder and data root, and
     the run folder, the model cache, the plan folder (planning), the cap on every training, headless."""
     return dict(profile=args.profile, device=args.device, seed=args.seed, results_dir=str(results),
                 data_root=data_root_parameter(args.data_root), run_dir=str(run_dir), cache_dir=str(cache),

@@ -7,8 +7,8 @@ import errno
 import sys
 from pathlib import Path
 
-from ..fileio import NO_SPACE, write_problem
-from ..paths import workdir
+from ..harness.fileio import NO_SPACE, write_problem
+from ..harness.paths import workdir
 from ..runtime import DEVICES, PROFILES, MemlibError, check_choice
 from .commands import bench, check, data_fetch, envelope, plan, run, serve   # each imports its own code
 from .signals import signal_name, signal_status, signals_resume
@@ -20,7 +20,7 @@ check  turn the metrics.json files of a profile into results/<profile>/report.md
        exits 1 on a regression: an outcome the claims' ledger does not expect, or with --against
        BASELINE (a report.json of the same profile) a flipped outcome or a claim's metric that drifted
 envelope  run a profile under other seeds, thread counts and instruction sets; write the baseline whose
-       ranges `--against` compares with (memlib.envelope)
+       ranges `--against` compares with (memlib.harness.envelope)
 bench  model-steps/s, GFLOP/s and % of a matmul's peak: the naive one-model-at-a-time loop versus memlib; writes results/bench.json
 data fetch NAME [--data-root DIR]
        put dataset NAME (mnist; fashion_mnist and cifar10 only from files or torchvision) under DIR (default
@@ -70,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--record", action="store_true", help="also write the totals to baselines/plan-PROFILE.json, "
                    "which run --profile PROFILE reads for its estimate (plan with an empty cache: a fresh --results-dir)")
     p = sub.add_parser("envelope", help="run a profile under other seeds, threads and instruction sets; write the "
-                                        "baseline that --against compares with (memlib.envelope)")
+                                        "baseline that --against compares with (memlib.harness.envelope)")
     p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
     p.add_argument("--only", action="append", help="one notebook (repeatable): its part is merged into --out")
     p.add_argument("--variation", action="append", help="only these variations (repeatable; 'base' is required): "

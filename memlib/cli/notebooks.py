@@ -15,13 +15,13 @@ from pathlib import Path
 import torch
 
 from .. import claims
-from .. import plan as _plan
-from ..context import RunContext, activate, cache_folder
+from ..harness import plan as _plan
+from ..harness.context import RunContext, activate, cache_folder
 from ..data import default_root, holds
-from ..fileio import atomic_write_text, dead_run_folders, remove_dead_run_folders, remove_orphaned_temporaries
+from ..harness.fileio import atomic_write_text, dead_run_folders, remove_dead_run_folders, remove_orphaned_temporaries
 from ..runtime import MemlibError
-from ..paths import workdir
-from ..store import Cache
+from ..harness.paths import workdir
+from ..harness.store import Cache
 from . import kernels
 from .common import NOTEBOOK_DIR, cache_writable, notebook_parameters, notebooks, resolve_names, writable
 from .ray_engine import train_on_ray

@@ -1,4 +1,4 @@
-"""The notebooks executed in planning mode (memlib.plan): each training the cache lacks is written down as a job
+"""The notebooks executed in planning mode (memlib.harness.plan): each training the cache lacks is written down as a job
 file instead of run; used by `plan` and by each round of `run --engine ray`."""
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..paths import workdir
+from ..harness.paths import workdir
 from .common import NOTEBOOK_DIR, notebook_parameters
 
 
 def plan_notebooks(names, args, results: Path, cache: Path, plan_dir: Path, kernel: str, cell_timeout) -> list[str]:
-    """Execute the notebooks in planning mode (memlib.plan): every training not in `cache` is written
+    """Execute the notebooks in planning mode (memlib.harness.plan): every training not in `cache` is written
     under `plan_dir`/jobs instead of run. Their outputs are thrown away. Returns the notebooks that failed."""
     import papermill as pm   # papermill (and the Jupyter stack under it) loads only for the commands that run notebooks
     failed = []

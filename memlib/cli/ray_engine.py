@@ -1,13 +1,13 @@
-"""`run --engine ray`: plan the notebooks' trainings, train each round's jobs on Ray (memlib.engine, written into
+"""`run --engine ray`: plan the notebooks' trainings, train each round's jobs on Ray (memlib.harness.engine, written into
 the driver's cache), and plan again with their results until a round plans nothing."""
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from .. import engine
-from .. import plan as _plan
-from ..store import Cache
+from ..harness import engine
+from ..harness import plan as _plan
+from ..harness.store import Cache
 from .planning import plan_notebooks
 
 MAX_ROUNDS = 5     # planning rounds of `run --engine ray` (trainings that depend on others' results)

@@ -6,11 +6,11 @@ import os
 import socket
 import sys
 
-from ..context import cache_folder
+from ..harness.context import cache_folder
 from ..runtime import MemlibError, check_choice
-from ..store import results_root
-from ..tour import PROFILES as TOUR_PROFILES
-from ..tour import TOUR
+from ..harness.store import results_root
+from ..widgets.tour import PROFILES as TOUR_PROFILES
+from ..widgets.tour import TOUR
 from .common import NOTEBOOK_DIR
 from .notebooks import ensure_kernel
 
@@ -39,7 +39,7 @@ def serve(args) -> int:
         raise MemlibError("voila is not installed: `./run_all.sh serve` installs it, or pip install voila") from None
     cache = cache_folder(results_root(args.results_dir))
     # Voila passes no parameters to a kernel, so the Voila process's environment is the one channel to the tour's
-    # kernels: they inherit these two (memlib.tour and memlib.context read them; the kernel's run context is the
+    # kernels: they inherit these two (memlib.widgets.tour and memlib.harness.context read them; the kernel's run context is the
     # default one: interactive, live widgets). This process's own environment is left as it is.
     voila_env = {**os.environ, "MEMLIB_CACHE": str(cache), "MEMLIB_TOUR_PROFILE": args.profile}
     ensure_kernel()                                    # the tour's kernelspec: "memlib", this Python

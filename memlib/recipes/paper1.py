@@ -1,5 +1,5 @@
 """Paper 1's recipes (Zhang et al., *Identity Crisis*), by profile: read by notebook 01, its
-explorer (`memlib.widgets.identity`) and the tour (`memlib.tour.identity`), so that the explorer's
+explorer (`memlib.widgets.identity`) and the tour (`memlib.widgets.tour.identity`), so that the explorer's
 first view and the tour ask for exactly the models the notebook trained (a cache hit, tested in
 tests/test_recipes.py).
 

@@ -1,6 +1,6 @@
 """Paper 2's recipes (Radhakrishnan et al. 2019, *Memorization in overparameterized autoencoders*),
 by profile: read by notebook 02, its explorer (`memlib.widgets.attractors`) and the tour
-(`memlib.tour.attractors`), so that the explorer's first view and the tour ask for exactly the
+(`memlib.widgets.tour.attractors`), so that the explorer's first view and the tour ask for exactly the
 models the notebook trained (a cache hit, tested in tests/test_recipes_paper2.py and by the smoke
 run's tour test).
 

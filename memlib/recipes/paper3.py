@@ -1,6 +1,6 @@
 """Paper 3's recipes (Radhakrishnan, Uhler, Belkin 2018, *Downsampling leads to Image Memorization in Convolutional
 Autoencoders*), by profile: read by notebook 03, its explorer (`memlib.widgets.downsampling`) and the tour
-(`memlib.tour.downsampling`), so that the explorer's first view and the tour ask for exactly the models the notebook
+(`memlib.widgets.tour.downsampling`), so that the explorer's first view and the tour ask for exactly the models the notebook
 trained (a cache hit, tested in tests/test_recipes_paper34.py and by the smoke run's tour test).
 
 Each value is a dict {profile: value}, the keyword arguments of `runtime.pick` (`full` falls back to `paper`), or

@@ -1,6 +1,6 @@
 """Paper 4's recipes (Poggio, Liao 2021, *Explicit regularization and implicit bias in deep network classifiers
 trained with the square loss*), by profile: read by notebook 04, its explorer (`memlib.widgets.rho`) and the tour
-(`memlib.tour.rho`), so that the explorer's first view and the tour ask for exactly the runs the notebook trained (a
+(`memlib.widgets.tour.rho`), so that the explorer's first view and the tour ask for exactly the runs the notebook trained (a
 cache hit, tested in tests/test_recipes_paper34.py and by the smoke run's tour test).
 
 Each value is a dict {profile: value}, the keyword arguments of `runtime.pick` (`full` falls back to `paper`), or

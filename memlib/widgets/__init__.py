@@ -29,9 +29,9 @@ from typing import Callable
 
 import matplotlib.pyplot as plt
 
-from ..modes import headless
-from ..progress import progress_to
-from ..store import is_cached
+from ..harness.modes import headless
+from ..harness.progress import progress_to
+from ..harness.store import is_cached
 
 
 def status_line(build, x, target=None, *, seed: int = 0, init: str = "default", **fit_kwargs) -> str:

@@ -16,10 +16,10 @@ import numpy as np
 import torch
 
 from .. import data, dynamics, models
-from ..plot_grids import _to_image
+from ..plot.plot_grids import _to_image
 from ..recipes import paper2 as recipe
 from ..runtime import check_choice
-from ..store import fit_cached
+from ..harness.store import fit_cached
 from . import explorer, status_line
 
 # name -> (training digits, weight layers, width): paper 2, Fig 3a (7 x 128 on 100) and 3b (14 x 128 on 20)

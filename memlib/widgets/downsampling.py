@@ -20,7 +20,7 @@ from .. import data, linalg, metrics, models
 from ..plot import unit_range
 from ..recipes import paper3 as recipe
 from ..runtime import check_choice
-from ..store import fit_cached
+from ..harness.store import fit_cached
 from . import explorer, status_line
 
 NETWORKS = ("D", "ND", "NLD", "NLND")

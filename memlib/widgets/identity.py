@@ -13,7 +13,7 @@ import torch
 
 from .. import data, metrics, models, plot
 from ..runtime import MemlibError, check_choice
-from ..store import fit_cached
+from ..harness.store import fit_cached
 from . import explorer, status_line
 
 ARCHITECTURES = ("convnet", "fcn")

@@ -24,17 +24,18 @@ import math
 import torch
 from torch import nn
 
-from . import models
+from .. import models
 # neural collapse (`collapse`) and the runs' summaries (`rho_summary`) live apart; `rho.x` reaches each of them
 from .collapse import binary_classifier, nc1, nc2, nc3, nc4
-from .rho_summary import (BAND_KEYS, band_metrics, drop_until_equilibrium, end_metrics, end_over_separable,
-                          equilibrium_reached, error_gap_by_rho, first_separable, init_band_metrics, init_spread,
-                          margin_by_rho_eq, margin_cv, margin_small_over_large, max_drop, rise_before_equilibrium,
-                          run_ends, run_metrics, tail_mean, terminal_phase_start)
-from .runtime import MemlibError, check_choice
-from .store import fit_cached, tensor_digest
-from .train import TrainingDiverged
-from .weights import WEIGHT_TYPES, weight_layers
+from .rho_summary import (
+    BAND_KEYS, band_metrics, drop_until_equilibrium, end_metrics, end_over_separable, equilibrium_reached,
+    error_gap_by_rho, first_separable, init_band_metrics, init_spread, margin_by_rho_eq, margin_cv,
+    margin_small_over_large, max_drop, rise_before_equilibrium, run_ends, run_metrics, tail_mean,
+    terminal_phase_start)
+from ..runtime import MemlibError, check_choice
+from ..harness.store import fit_cached, tensor_digest
+from ..train import TrainingDiverged
+from ..models.weights import WEIGHT_TYPES, weight_layers
 
 READINGS = ("product", "bn")
 BN_TYPES = (nn.BatchNorm1d, nn.BatchNorm2d)

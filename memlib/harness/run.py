@@ -1,7 +1,7 @@
-"""A notebook's run: `Run` builds the run context (`memlib.context.RunContext`) from its arguments, fixes device
+"""A notebook's run: `Run` builds the run context (`memlib.harness.context.RunContext`) from its arguments, fixes device
 and seed, owns `results/<profile>/<notebook>/` (or the run folder it is given), collects named metrics, departures
 from the paper and figures, and writes `metrics.json` and `provenance.json`; `finish` returns the notebook's claims
-with their outcomes. It opens the model cache (`memlib.store`) as the session's default.
+with their outcomes. It opens the model cache (`memlib.harness.store`) as the session's default.
 """
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ from pathlib import Path
 
 import torch
 
-from . import claims as _claims
-from . import data as _data
+from .. import claims as _claims
+from .. import data as _data
 from . import machine as _machine
 from .context import RunContext, activate, cache_folder
 from .fileio import atomic_write_text
 from .modes import planning
-from .runtime import MemlibError, PROFILES, check_choice, get_device, numerics, pick, seed_everything, set_device
+from ..runtime import MemlibError, PROFILES, check_choice, get_device, numerics, pick, seed_everything, set_device
 from .store import Cache, results_root, set_default_cache
 
 
@@ -178,7 +178,7 @@ class Run:
     def savefig(self, fig, name: str) -> None:
         """Save `fig` as `<name>.png` in this run's folder (listed in provenance). Returns None, so a cell that
         ends with it shows the figure, not a `PosixPath(...)` line; the path is `run.dir / f"{name}.png"`."""
-        if planning():            # a planning pass (memlib.plan) throws its outputs away: no PNG, no inline figure
+        if planning():            # a planning pass (memlib.harness.plan) throws its outputs away: no PNG, no inline figure
             import matplotlib.pyplot as plt
             plt.close(fig)
             return

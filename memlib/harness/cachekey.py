@@ -16,7 +16,7 @@ import types
 import torch
 
 from .modes import max_steps, planning
-from .runtime import MemlibError
+from ..runtime import MemlibError
 
 
 def tensor_digest(t: torch.Tensor) -> str:

@@ -1,5 +1,5 @@
 """Paper-style figures of numbers: curves, bars and heatmaps (one annotated `heatmap`, which the seed-band panels
-and `operator_heatmaps` draw through), and paper 2's markdown tables. The image grids are `memlib.plot_grids`;
+and `operator_heatmaps` draw through), and paper 2's markdown tables. The image grids are `memlib.plot.plot_grids`;
 this module re-exports them (and `images.unit_range`), so every name the notebooks, widgets and tour read as
 `plot.<name>` (`plot.image_grid`, `plot.trajectory_grid`, `plot.unit_range`, ...) stays here.
 
@@ -12,9 +12,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from .images import unit_range  # noqa: F401 - also plot.unit_range (notebooks 02 and 03 call it)
-from .plot_grids import (eigenvector_rows, image_grid, intermediate_grid,  # noqa: F401 - plot's names too
-                         layer_maps_side_by_side, trajectory_grid, trajectory_rows_grid, upper_layers_grid)
+from ..images import unit_range  # noqa: F401 - also plot.unit_range (notebooks 02 and 03 call it)
+from .plot_grids import (
+    eigenvector_rows, image_grid, intermediate_grid, layer_maps_side_by_side, trajectory_grid, trajectory_rows_grid,
+    upper_layers_grid)
 
 
 def heatmap(values, *, xlabels, ylabels, xlabel="", ylabel="", title=None, ax=None, vmin=0.0, vmax=1.0,

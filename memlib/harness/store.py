@@ -5,7 +5,7 @@ data, training arguments) is already in the cache, so re-running a notebook or m
 `fit_cached_seeds` does so for a seed band, training the missing seeds together. `build_model` / `untrained`
 rebuild a model from its seed, `train_entries` is the one place a cache entry is trained (notebooks and a plan's
 engine alike). A corrupt cache entry is reported and recomputed, never trusted. The notebook's run context
-(results folder, metrics, provenance) is `memlib.run.Run`.
+(results folder, metrics, provenance) is `memlib.harness.run.Run`.
 """
 from __future__ import annotations
 
@@ -18,16 +18,16 @@ from pathlib import Path
 
 import torch
 
-from . import data as _data
+from .. import data as _data
 from . import jobfile
 from .cachekey import NOT_KEYED, config as _config, describe, tensor_digest  # noqa: F401 - also store's names
 from .context import cache_advice, cache_folder
 from .fileio import atomic_write_bytes, remove_orphaned_temporaries, write_problem
-from .history import History
+from ..history import History
 from .modes import planning
-from .runtime import MemlibError, get_device
-from .train import TrainingDiverged, fit, fit_many
-from .weights import count_parameters, initialize_
+from ..runtime import MemlibError, get_device
+from ..train import TrainingDiverged, fit, fit_many
+from ..models.weights import count_parameters, initialize_
 
 CACHE_VERSION = 2  # bump when a change to the training code (or the entry format) invalidates cached models
 MAGIC = b"memlib-cache 2 sha256="  # an entry: MAGIC + hex digest of the payload + b"\n" + torch.save payload
@@ -154,7 +154,7 @@ def _entry(model, hist) -> dict:
 def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dict) -> list[dict]:
     """The cache entries of one training, [entry per seed]: `fit_cached`'s ("one": `fit` of one model) or
     `fit_cached_seeds`'s ("band": `fit_many` of the seeds' models). The one place both the notebooks and a
-    plan's engine (memlib.engine, on another process or machine) train, so their results are the same."""
+    plan's engine (memlib.harness.engine, on another process or machine) train, so their results are the same."""
     models = [build_model(build, seed=s, init=init) for s in seeds]
     if kind == "one":
         (seed,), (model,) = seeds, models
@@ -167,7 +167,7 @@ def train_entries(kind: str, build, x, target, seeds, init: str, fit_kwargs: dic
 
 
 def _plan_miss(kind: str, build, x, target, seeds, init: str, fit_kwargs: dict, configs: list) -> None:
-    """While planning: write the job of a training that missed the cache (memlib.jobfile, read by memlib.plan)."""
+    """While planning: write the job of a training that missed the cache (memlib.harness.jobfile, read by memlib.harness.plan)."""
     jobfile.write(kind, build, x, target, seeds, init, {k: v for k, v in fit_kwargs.items() if k not in NOT_KEYED},
                   fit_kwargs.get("desc"), configs, [Cache.key(c) for c in configs], count_parameters(build()))
 
@@ -178,7 +178,7 @@ def fit_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, se
     and return `(model, history)`, reading both from the cache when this configuration is there.
 
     Callbacks' records are cached with the history (a hit does not call them again). While planning
-    (memlib.plan) a miss is listed as a job and its model returned untrained.
+    (memlib.harness.plan) a miss is listed as a job and its model returned untrained.
     """
     cache = cache or default_cache()
     config = _config(build, x, target, seed, init, fit_kwargs)

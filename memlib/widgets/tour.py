@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import os
 
-from . import data
-from .paths import TOUR   # noqa: F401 - its notebook's name, kept in paths so the command line need not load the tour
-from .recipes import paper1 as R1
-from .recipes import paper2 as R2
-from .recipes import paper3 as R3
-from .recipes import paper4 as R4
-from .runtime import MemlibError, pick
-from .widgets import identity as W1   # the explorers' modules: their functions read at each call
-from .widgets import attractors as W2
-from .widgets import downsampling as W3
-from .widgets import rho as W4
+from .. import data
+from ..harness.paths import TOUR   # noqa: F401 - its notebook's name, kept in paths so the command line need not load the tour
+from ..recipes import paper1 as R1
+from ..recipes import paper2 as R2
+from ..recipes import paper3 as R3
+from ..recipes import paper4 as R4
+from ..runtime import MemlibError, pick
+from . import identity as W1   # the explorers' modules: their functions read at each call
+from . import attractors as W2
+from . import downsampling as W3
+from . import rho as W4
 
 PROFILES = ("smoke", "quick")
 

@@ -1,4 +1,4 @@
-"""Running a plan (memlib.plan): what each job costs, and training the jobs on a Ray cluster.
+"""Running a plan (memlib.harness.plan): what each job costs, and training the jobs on a Ray cluster.
 
 `train_job(payload)` trains one job exactly as the notebook would have (`store.train_entries`, with the
 planning kernel's thread count) and returns its cache entries; it runs in any process. `run_ray` sends
@@ -8,7 +8,7 @@ each finished job's entries into the cache on the driver (no shared filesystem),
 that failed twice without stopping the others. Ray is optional (`pip install memlib[ray]`): nothing here
 imports it before `run_ray` is called.
 
-`costs` measures each distinct configuration's seconds per step on this machine (memlib.estimate) and
+`costs` measures each distinct configuration's seconds per step on this machine (memlib.harness.estimate) and
 estimates H100 GPU-hours from the step's FLOPs (one forward and backward pass counted by PyTorch).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from . import plan as _plan
 from .estimate import format_duration, step_time
 from .modes import planning
 from .progress import progress_bar
-from .runtime import MemlibError, set_device
+from ..runtime import MemlibError, set_device
 from .store import Cache, build_model, train_entries
 
 # H100 GPU-hours from FLOPs: an estimate until a GPU measures it (benchmarks/gpu_check.sh runs `plan` there).
@@ -134,7 +134,7 @@ def run_ray(plan_dir, jobs: list, cache: Cache, *, address: str | None = None, n
     env = {k: v for k, v in os.environ.items() if k.startswith("MEMLIB_FAULT")}
     runtime_env = {"env_vars": env} if env else {}
     if address:          # a cluster: ship memlib itself (its nodes need torch, not this checkout)
-        runtime_env["py_modules"] = [str(Path(__file__).parent)]
+        runtime_env["py_modules"] = [str(Path(__file__).parent.parent)]    # memlib/, not memlib/harness/
     if not ray.is_initialized():
         ray.init(address=address, num_cpus=None if address else num_cpus, include_dashboard=False,
                  logging_level="ERROR", log_to_driver=False, runtime_env=runtime_env or None)

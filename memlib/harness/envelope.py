@@ -34,10 +34,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import claims
-from .claims import comparison as _comparison, core as _core, report as _report
+from .. import claims
+from ..claims import comparison as _comparison, core as _core, report as _report
 from .fileio import atomic_write_text
-from .runtime import MemlibError
+from ..runtime import MemlibError
 
 AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_CBWR": "AVX2"}
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

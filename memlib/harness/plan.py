@@ -1,22 +1,22 @@
 """Trainings as data: the `Job` (one seed band to train), and the plan of every training the notebooks ask for.
 
 A notebook writes a `Job` for a seed band it trains (`estimate.Job` is this class): `job.train()` / `job.band()`
-call `store.fit_cached_seeds`, and memlib.estimate times or trains several jobs together.
+call `store.fit_cached_seeds`, and memlib.harness.estimate times or trains several jobs together.
 
 `python -m memlib plan` (and `run --engine ray`) executes the notebooks with a `plan_dir` parameter (in the run
-context: `memlib.context`). In that mode `store.fit_cached` / `fit_cached_seeds` read the cache as usual, but a
-miss is not trained: it is written as a job file (memlib.jobfile: its kind, builder, data, seeds,
+context: `memlib.harness.context`). In that mode `store.fit_cached` / `fit_cached_seeds` read the cache as usual, but a
+miss is not trained: it is written as a job file (memlib.harness.jobfile: its kind, builder, data, seeds,
 initialization and `fit` arguments, and the cache keys of its entries) and the notebook goes on with the
 untrained model (0 steps, nothing cached).
 `jobs(plan_dir)` reads them back as `Job`s that carry the plan's record (keys, notebook, builder text,
-parameters, shapes) and no tensors; memlib.engine trains each from its file, anywhere: no shared filesystem.
+parameters, shapes) and no tensors; memlib.harness.engine trains each from its file, anywhere: no shared filesystem.
 
 Trainings whose arguments depend on other trainings' results are found in *rounds*: after round 1's
 jobs are trained and cached, planning again lists what the notebooks ask for given the real results
 (the cached models are read, not placeholders), until a round lists nothing.
 
 Besides the `Job`, this module sums plans (`totals`, `write_json`) and keeps the committed totals
-(`record_totals`, `recorded_estimate`); costs and running are memlib.engine's.
+(`record_totals`, `recorded_estimate`); costs and running are memlib.harness.engine's.
 """
 from __future__ import annotations
 

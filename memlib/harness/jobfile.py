@@ -2,7 +2,7 @@
 
 While planning (the run context's `plan_dir` set), `store.fit_cached` / `fit_cached_seeds` call `write` for each miss
 instead of training. The file (`<plan dir>/jobs/<first cache key>.pt`, a `torch.save`) holds everything needed
-to train the job in another process or on another machine (memlib.engine.train_job): its kind, builder, data,
+to train the job in another process or on another machine (memlib.harness.engine.train_job): its kind, builder, data,
 seeds, initialization, `fit` arguments, the cache configurations and keys of its entries, the planning
 kernel's thread count, and under "job" the record that `plan.Job.from_record` reads back (the builder as
 text, parameters, shapes). A job whose arguments cannot be pickled (e.g. a callback holding a lock) gets a

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent       # memlib/ itself (a wheel installs it unzipped)
+PACKAGE = Path(__file__).resolve().parent.parent   # memlib/ itself, above harness/ (a wheel installs it unzipped)
 REPO = PACKAGE.parent                           # the checkout, when memlib runs from one
 CHECKOUT = (REPO / "run_all.sh").is_file()       # the marker store.results_root has always used
 NOTEBOOKS = REPO / "notebooks" if CHECKOUT else PACKAGE / "notebooks"
 BASELINES = REPO / "baselines" if CHECKOUT else PACKAGE / "baselines"   # plan-<profile>.json: recorded estimates
-TOUR = "00_tour"    # the teaching tour's notebook in NOTEBOOKS (memlib.tour, `serve`): never run nor reported
+TOUR = "00_tour"    # the teaching tour's notebook in NOTEBOOKS (memlib.widgets.tour, `serve`): never run nor reported
 
 
 def workdir() -> Path:

@@ -13,14 +13,14 @@ import time
 
 import torch
 
-from . import models
+from .. import models
 from .cachekey import NOT_KEYED
 from .modes import planning
 from .plan import Job
 from .progress import progress_bar
-from .runtime import get_device, thread_numerics
+from ..runtime import get_device, thread_numerics
 from .store import build_model, cache_key, is_cached
-from .train import TrainingDiverged, fit
+from ..train import TrainingDiverged, fit
 
 
 def train_together(jobs, *, workers: int | None = None, progress: bool = True) -> None:
@@ -45,7 +45,7 @@ def train_together(jobs, *, workers: int | None = None, progress: bool = True) -
         return
     saved = torch.get_num_threads()
     if planning():             # record the jobs now, with the one intra-op thread each will train with here,
-        torch.set_num_threads(1)   # so that a Ray worker repeats this arithmetic bit for bit (memlib.engine)
+        torch.set_num_threads(1)   # so that a Ray worker repeats this arithmetic bit for bit (memlib.harness.engine)
         try:
             for job in todo:
                 job.train(progress=False)
@@ -146,7 +146,7 @@ def format_duration(seconds: float) -> str:
 
 def print_estimate(jobs, *, label: str = "training", probe_steps: int = 3) -> dict:
     """Measure, print one line per costly job and the total, and return `estimate_runtime`'s dict.
-    A planning pass (memlib.plan) measures its jobs itself: nothing is timed here then."""
+    A planning pass (memlib.harness.plan) measures its jobs itself: nothing is timed here then."""
     if planning():
         print(f"{label}: not estimated in a planning pass (python -m memlib plan measures each job)")
         return {"total": 0.0}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from .runtime import MemlibError, check_choice
+from ..runtime import MemlibError, check_choice
 
 
 PROBE_KINDS = ("noise", "squares", "patterns")

@@ -13,8 +13,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from .dynamics import trajectory_rows
-from .images import unit_range
+from ..dynamics import trajectory_rows
+from ..images import unit_range
 
 
 def _to_image(t: torch.Tensor) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The modes of the session's run context (`memlib.context.current()`, read at each call, never cached):
+"""The modes of the session's run context (`memlib.harness.context.current()`, read at each call, never cached):
 `max_steps` (the untrained audit caps every training), `planning` (trainings are listed, not run; evaluations
 use one input for all, `planning_sample` / `planning_expand`) and `headless` (a notebook executed by
 `python -m memlib run`, which no one watches). `python -m memlib run`, `plan` and `run --engine ray` pass them to
@@ -22,7 +22,7 @@ def max_steps() -> int | None:
 
 def planning() -> str | None:
     """The folder trainings are listed into instead of run (the context's `plan_dir`, passed by `python -m memlib
-    plan` and `run --engine ray` to the notebook; see memlib.plan), or None: the ordinary run."""
+    plan` and `run --engine ray` to the notebook; see memlib.harness.plan), or None: the ordinary run."""
     plan_dir = current().plan_dir
     return str(plan_dir) if plan_dir else None
 

@@ -26,10 +26,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import data
-from .data import DatasetCorrupt
+from .. import data
+from ..data import DatasetCorrupt
 from .fileio import atomic_write_files, write_problem
-from .runtime import MemlibError, check_choice
+from ..runtime import MemlibError, check_choice
 
 FETCHABLE = ("mnist", "fashion_mnist", "cifar10")
 FOLDERS = {"mnist": "MNIST/raw", "fashion_mnist": "FashionMNIST/raw", "cifar10": "cifar-10-batches-py"}

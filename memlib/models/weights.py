@@ -10,7 +10,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .runtime import check_choice
+from ..runtime import check_choice
 
 
 WEIGHT_TYPES = (nn.Linear, nn.Conv1d, nn.Conv2d, nn.ConvTranspose2d)

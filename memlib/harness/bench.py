@@ -43,15 +43,15 @@ from typing import Callable
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from . import models
-from .cuda_graph import graph_blocker
-from .ensemble import choose_strategy
+from .. import models
+from ..cuda_graph import graph_blocker
+from ..ensemble import choose_strategy
 from .fileio import atomic_write_text
-from .optim import SCHEDULE_FACTORS
-from .recipes import paper1, paper2
-from .runtime import get_device
+from ..optim import SCHEDULE_FACTORS
+from ..recipes import paper1, paper2
+from ..runtime import get_device
 from .store import build_model
-from .train import fit
+from ..train import fit
 
 SGD = dict(lr=0.01, momentum=0.9)   # paper 1, App. B
 FCN_SGD = dict(lr=0.01, momentum=0.9, schedule="stagewise")                  # notebook 01's FCN_SGD (not clipped)

@@ -3,7 +3,7 @@
 `python -m memlib run` (and `plan`, `run --engine ray`) passes its settings to each notebook as papermill
 parameters (the notebook's parameters cell: `profile`, `device`, `seed`, `results_dir`, `data_root`, and
 `run_dir`, `cache_dir`, `plan_dir`, `max_steps`, `headless`); the notebook hands them to `Run(...)`, which builds
-the `RunContext` and makes it the session's (`activate`). Library code asks `current()` (through `memlib.modes`:
+the `RunContext` and makes it the session's (`activate`). Library code asks `current()` (through `memlib.harness.modes`:
 `planning`, `max_steps`, `headless`) instead of reading environment variables. A session without a `Run` (the
 tour, a test, a Python prompt) has the default context: no run folder, not planning, no cap, interactive.
 
@@ -29,7 +29,7 @@ class RunContext:
     run_dir: Path | None = None        # where this run writes: results_dir/profile/notebook, or the CLI's staging folder
     cache_dir: Path | None = None      # the model cache (`cache_folder`)
     data_root: Path | None = None      # the resolved data root (None: the embedded sets only)
-    plan_dir: Path | None = None       # planning (memlib.plan): each training the cache lacks becomes a job file here
+    plan_dir: Path | None = None       # planning (memlib.harness.plan): each training the cache lacks becomes a job file here
     max_steps: int | None = None       # a cap on every training (`run --untrained`: 0); None: no cap
     headless: bool = False             # executed by `python -m memlib run`: text progress bars, static explorers
 

@@ -2,7 +2,7 @@
 BLAS and oneDNN builds, thread counts, the GPU and its driver.
 
 Float32 results legitimately differ between CPUs (oneDNN and MKL pick other kernels for AVX2 and AVX-512),
-thread counts (another summation order) and devices. The verdicts must not (`memlib.envelope`); this record,
+thread counts (another summation order) and devices. The verdicts must not (`memlib.harness.envelope`); this record,
 in every provenance.json and the report's header, says which arithmetic a set of numbers had.
 """
 from __future__ import annotations

@@ -7,8 +7,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .runtime import MemlibError
-from .weights import weight_layers
+from ..runtime import MemlibError
+from ..models.weights import weight_layers
 
 
 def _class_means(h: torch.Tensor, labels: torch.Tensor):

@@ -21,9 +21,9 @@ import torch
 from . import embedded
 # the embedded sets, the generated probes and the transforms live apart; `data.x` reaches each of their public names
 from .embedded import PHOTOS, TEST_PHOTOS, TRAIN_VIEWS, photo_views as _photo_views
-from .paths import REPO   # the checkout memlib runs from (store.results_root reads it here)
+from ..harness.paths import REPO   # the checkout memlib runs from (store.results_root reads it here)
 from .probe_images import PROBE_KINDS, correlated_probes, probes, swiss_roll
-from .runtime import MemlibError, check_choice
+from ..runtime import MemlibError, check_choice
 from .transforms import MNIST_MEAN, MNIST_STD, resize, standardize, unstandardize
 
 DATASETS = ("mnist", "fashion_mnist", "cifar10", "digits", "faces", "photos")

@@ -5,8 +5,8 @@ Each builder's signature carries its paper's defaults, so a figure's variation i
 
 The cache key names a builder by its module-qualified name (`cachekey.describe`: "memlib.models.convnet"), so a
 builder moved out of this module keeps its old name as its `cache_key`: paper 3's networks live in
-`memlib.downsampling_nets` and are re-exported here. What the builders do to a built model's weights is
-`memlib.weights` (its names re-exported here).
+`memlib.models.downsampling_nets` and are re-exported here. What the builders do to a built model's weights is
+`memlib.models.weights` (its names re-exported here).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import torch
 from torch import nn
 
 from .downsampling_nets import UNet, conv_autoencoder, identity_init_ds_, network_d, network_ds, unet  # noqa: F401
-from .runtime import MemlibError, check_choice
+from ..runtime import MemlibError, check_choice
 from .weights import INIT_SCHEMES, WEIGHT_TYPES, count_parameters  # noqa: F401 - also models' names
 from .weights import initialize_, set_frobenius_norms_, weight_layers
 
