@@ -58,7 +58,7 @@ def test_explorer_builds():
 
 
 def test_render_passes_the_initialization_to_the_cache_key():
-    # the notebook's DEFAULT_INIT: another initialization is another net (trained anew), the same one is cached
+    # the text's formula (Sec. 3's DEFAULT_INIT): another initialization is another net (trained anew), the same one is cached
     kw = dict(TINY, init="uniform_per_layer_params")
     assert "trained just now" in W.render_downsampling("ND", 1, "noise", **kw)._suptitle.get_text()
     assert "from the cache" in W.render_downsampling("ND", 1, "photo", **kw)._suptitle.get_text()

@@ -58,17 +58,32 @@ OPTIMIZER = "adam"        # paper 3, Sec. 5: Adam (Sec. 3 gives no optimizer: Ad
 INITS = ("xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal")  # paper 3, Sec. 3 / App. E
 # paper 3, Sec. 3: "initialized using the default in the PyTorch deep learning library, namely each layer's weights
 # were drawn i.i.d. from a uniform distribution U(-a, a) with a = 1/sqrt(P) where P is the number of parameters in
-# that layer" (Sec. 5, 6: "default" again). The text's formula is followed (issue 41): "uniform_per_layer_params".
-# PyTorch's real default, U(+-1/sqrt(fan_in)), is sqrt(c_out) times larger; notebook 03 measures it too for Fig 2,
-# Fig 6 and App. D (OTHER_INIT, metrics `<figure>.pytorch_init.*`) and says which reproduces what.
-DEFAULT_INIT = "uniform_per_layer_params"
-OTHER_INIT = "default"    # PyTorch's actual default, measured beside the text's for Fig 2, Fig 6 and App. D
+# that layer"; Sec. 5: "initialized using the default initialization in PyTorch". The text contradicts itself:
+# PyTorch's default is U(+-1/sqrt(fan_in)), sqrt(c_out) times larger than the formula. Both readings are trained
+# (issue 41) and each section is judged on the one under which its nets train as the text reports:
+TEXT_INIT = "uniform_per_layer_params"   # the text's formula U(+-1/sqrt(P))
+PYTORCH_INIT = "default"                 # PyTorch's actual default U(+-1/sqrt(fan_in)), the library the text names
+# Sec. 3 (Fig 2-4): both readings train Fig 2's D and ND to the same loss (notebook 03's table), so the literal
+# formula is judged and PyTorch's default measured beside it (metrics `fig2.pytorch_init.*`).
+DEFAULT_INIT = TEXT_INIT
+OTHER_INIT = PYTORCH_INIT
+# Sec. 5-6 and App. D: the text trains its nets "until the training error is sufficiently low (i.e. around 1e-3)".
+# Under the formula D_{64,192} cannot: its output and gradients start about 1e-13 of its input's, below Adam's eps
+# (benchmarks/probes/paper3_init_gradients.py), and its loss stays the zero prediction's (session 19's quick run,
+# seeds 0-2); from PyTorch's default it reaches 1e-3. So Sec. 5-6 are judged on PyTorch's default (the reading
+# consistent with the loss the text reports; chosen after seeds 0-2 were seen, so the envelope's seeds 10-12 and
+# 20-22 are the fresh bands), and the formula is measured beside it for Fig 6 and App. D (`*.text_init.*`).
+SEC5_INIT = PYTORCH_INIT
+SEC5_OTHER_INIT = TEXT_INIT
 SETTINGS.note("\"default\" initialization",
-              paper="U(-a, a), a = 1/sqrt(P), P the layer's number of parameters (Sec. 3), called PyTorch's default",
-              ours="the text's U(+-1/sqrt(P)); PyTorch's actual U(+-1/sqrt(fan_in)), sqrt(c_out) times larger, also "
-                   "trained for Fig 2, Fig 6 and App. D",
-              why="the text and PyTorch disagree: both measured (metrics *.pytorch_init.*, the paragraph 'Which "
-                  "initialization reproduces what')")
+              paper="\"the default initialization in PyTorch\", written as U(-a, a), a = 1/sqrt(P), P the layer's "
+                    "number of parameters (Sec. 3, 5)",
+              ours="Sec. 3 (Fig 2-4): the text's U(+-1/sqrt(P)), PyTorch's also trained for Fig 2; Sec. 5-6 and "
+                   "App. D: PyTorch's actual U(+-1/sqrt(fan_in)), sqrt(c_out) times larger, the formula also trained "
+                   "for Fig 6 and App. D",
+              why="the text contradicts itself: under its formula Sec. 5's D_{64,192} does not train (output and "
+                  "gradients 1e-13 of the input's), where the text reports a loss around 1e-3; both measured "
+                  "(metrics *.pytorch_init.*, *.text_init.*, the paragraph 'Which initialization reproduces what')")
 
 # ---------------------------------------------------------------- Sec. 5, Fig 6 and App. D: D_{a,b} and ND_{a,b}
 AB = SETTINGS.add(dict(smoke=(4, 12), quick=(64, 192), paper=(64, 192)),   # paper 3, Fig 6: D_{64,192}
@@ -124,28 +139,33 @@ SETTINGS.note("U-Net optimizer", paper="not stated (Fig 1)", ours="Adam, lr 1e-3
 
 
 # ---------------------------------------------------------------- which initialization reproduces what
-# Notebook 03's table of the metrics measured under both initializations (DEFAULT_INIT, the text's, and OTHER_INIT,
-# PyTorch's: metrics `<figure>.pytorch_init.*`): each row a label with the claim's bar and its metric keys,
-# `{init}` standing for the infix ("" or "pytorch_init."), `:fmt` as `run.say` reads it.
+# Notebook 03's table of the metrics measured under both initializations: each row a label with the claim's bar, the
+# section whose reading is judged ("3": the text's formula, the other `pytorch_init.`; "5": PyTorch's default, the
+# other `text_init.`) and its metric keys, `{init}` standing for the infix, `:fmt` as `run.say` reads it.
 INIT_ROWS = [
-    ("Fig 2 D: point map on photos and square (> 0.9)", "fig2.{init}D.point_map_corr:.2f"),
-    ("Fig 2 D: point map on noise (> 0.9)", "fig2.{init}D.point_map_corr_noise:.2f"),
-    ("Fig 2 ND: abs corr to the input, all inputs (> 0.9)", "fig2.{init}ND.abs_corr_to_input_all:.2f"),
-    ("Fig 6a D_{{64,192}}, one image: sigma_2 / sigma_1 (< 0.05)", "fig6.{init}D.k1.rank_excess:.3f"),
-    ("Fig 6b D_{{64,192}}, two images: sigma_3 / sigma_1 (< 0.05)", "fig6.{init}D.k2.rank_excess:.3f"),
-    ("Fig 6b: top-2 eigenvalues' max abs(lambda - 1) (< 0.05)", "fig6.{init}D.k2.top_eig_error:.3f"),
-    ("Fig 6b: top-2 eigenvectors' residual from span X (< 0.1)", "fig6.{init}D.k2.eigvec_resid:.3f"),
-    ("Fig 6b: top two a conjugate pair (1)", "fig6.{init}D.k2.top2_conjugate"),
-    ("App. D: sigma_{{m+1}} / sigma_1 (< 0.05)", "appD.{init}rank_excess:.3f"),
-    ("App. D: eigenvalues near 1 minus dim span X (< 0.5)", "appD.{init}near1_error"),
-    ("final loss: Fig 2 D / Fig 6 k = 2 / App. D", "fig2.{init}D.final_loss:.1e", "fig6.{init}D.k2.final_loss:.1e",
-     "appD.{init}final_loss:.1e"),
+    ("Fig 2 D: point map on photos and square (> 0.9)", "3", "fig2.{init}D.point_map_corr:.2f"),
+    ("Fig 2 D: point map on noise (> 0.9)", "3", "fig2.{init}D.point_map_corr_noise:.2f"),
+    ("Fig 2 ND: abs corr to the input, all inputs (> 0.9)", "3", "fig2.{init}ND.abs_corr_to_input_all:.2f"),
+    ("Fig 6a D_{{64,192}}, one image: sigma_2 / sigma_1 (< 0.05)", "5", "fig6.{init}D.k1.rank_excess:.3f"),
+    ("Fig 6b D_{{64,192}}, two images: sigma_3 / sigma_1 (< 0.05)", "5", "fig6.{init}D.k2.rank_excess:.3f"),
+    ("Fig 6b: top-2 eigenvalues' max abs(lambda - 1) (< 0.05)", "5", "fig6.{init}D.k2.top_eig_error:.3f"),
+    ("Fig 6b: top-2 eigenvectors' residual from span X (< 0.1)", "5", "fig6.{init}D.k2.eigvec_resid:.3f"),
+    ("Fig 6b: top two a conjugate pair (1)", "5", "fig6.{init}D.k2.top2_conjugate"),
+    ("App. D: sigma_{{m+1}} / sigma_1 (< 0.05)", "5", "appD.{init}rank_excess:.3f"),
+    ("App. D: eigenvalues near 1 minus dim span X (< 0.5)", "5", "appD.{init}near1_error"),
+    ("final loss: Fig 2 D", "3", "fig2.{init}D.final_loss:.1e"),
+    ("final loss: Fig 6 k = 2 / App. D", "5", "fig6.{init}D.k2.final_loss:.1e", "appD.{init}final_loss:.1e"),
 ]
+INFIX = {"3": {TEXT_INIT: "", PYTORCH_INIT: "pytorch_init."},    # section -> {initialization: metric infix}
+         "5": {TEXT_INIT: "text_init.", PYTORCH_INIT: ""}}
 
 
 def init_table() -> str:
-    """INIT_ROWS as a Markdown table for `run.say`: a row per metric, a column per initialization."""
-    cell = lambda keys, infix: " / ".join("{" + k.format(init=infix) + "}" for k in keys)   # noqa: E731
+    """INIT_ROWS as a Markdown table for `run.say`: a row per metric, a column per initialization, the judged
+    reading's value in bold."""
+    def cell(section, keys, init):
+        text = " / ".join("{" + k.format(init=INFIX[section][init]) + "}" for k in keys)
+        return f"**{text}**" if INFIX[section][init] == "" else text
     return "\n".join(["| figure: metric (the claim's bar) | text's formula | PyTorch's default |", "|---|---|---|"]
-                     + [f"| {label} | {cell(keys, '')} | {cell(keys, 'pytorch_init.')} |"
-                        for label, *keys in INIT_ROWS])
+                     + [f"| {label} | {cell(sec, keys, TEXT_INIT)} | {cell(sec, keys, PYTORCH_INIT)} |"
+                        for label, sec, *keys in INIT_ROWS])

@@ -31,7 +31,7 @@ SIZE = recipe.SIZE["quick"]
 AB, ND_AB, NL_AB = recipe.AB["quick"], recipe.ND_AB, recipe.NL_AB["quick"]
 STEPS, NL_STEPS = recipe.AB_STEPS["quick"], recipe.NL_STEPS["quick"]
 LR, NL_LR = recipe.AB_LR["quick"], recipe.NL_LR["quick"]
-UNTIL, INIT = recipe.AB_UNTIL, recipe.DEFAULT_INIT
+UNTIL, INIT = recipe.AB_UNTIL, recipe.SEC5_INIT
 
 
 def training_set(n_images: int, size: int, *, pool=None) -> torch.Tensor:
@@ -74,7 +74,7 @@ def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noi
     """Figure: training images, probe and the net's output (top left), |eigenvalues| (top right),
     the top `n_eig` eigenvectors' real and imaginary parts as images (bottom). Adam with `lr` for the
     linear nets and `nl_lr` (None: `lr`) for the nonlinear ones; `init` is the `models.initialize_`
-    scheme (the notebook's DEFAULT_INIT, so its nets come from the cache). The defaults are notebook 03's
+    scheme (the notebook's SEC5_INIT, so its nets come from the cache). The defaults are notebook 03's
     quick profile (memlib.recipes.paper3)."""
     x = training_set(n_images, size, pool=pool)                                # (k, 3, s, s)
     build = network_builder(network, ab=ab, nd_ab=nd_ab, nl_ab=nl_ab)

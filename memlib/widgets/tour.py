@@ -84,7 +84,7 @@ def downsampling(profile_name: str | None = None):
                                     nl_ab=pick(p, **R3.NL_AB), steps=pick(p, **R3.AB_STEPS),
                                     nl_steps=pick(p, **R3.NL_STEPS), lr=pick(p, **R3.AB_LR),
                                     nl_lr=pick(p, **R3.NL_LR), until_loss=R3.AB_UNTIL, seed=0,
-                                    init=R3.DEFAULT_INIT, pool=data.load_images("photos"),
+                                    init=R3.SEC5_INIT, pool=data.load_images("photos"),
                                     test_pool=data.load_images("photos", split="test")[0])
 
 
