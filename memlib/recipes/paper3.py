@@ -63,7 +63,7 @@ INITS = ("xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal")
 # (issue 41) and each section is judged on the one under which its nets train as the text reports:
 TEXT_INIT = "uniform_per_layer_params"   # the text's formula U(+-1/sqrt(P))
 PYTORCH_INIT = "default"                 # PyTorch's actual default U(+-1/sqrt(fan_in)), the library the text names
-# Sec. 3 (Fig 2-4): both readings train Fig 2's D and ND to the same loss (notebook 03's table), so the literal
+# Sec. 3 (Fig 2-4): both readings train Fig 2's D and ND (notebook 03's table), so the literal
 # formula is judged and PyTorch's default measured beside it (metrics `fig2.pytorch_init.*`).
 DEFAULT_INIT = TEXT_INIT
 OTHER_INIT = PYTORCH_INIT
