@@ -388,6 +388,9 @@ MEASURED_QUICK = {
     "p1.fig30_optimizers_differ": (NR, "its control passes: the fitted optimizers' corr to the identity also "
                                        "differs by more than 3 seed standard deviations on the rho = 1 probes (the "
                                        "training digit itself)"),
+    "p1.appG_lower_layers_still_move": (NR, "did not fit: under the paper's recipe the 20-layer nets end at 1.00 / "
+                                            "1.00 / 0.77 of the zero prediction's loss (seeds 0-2; 1.00 / 1.00 / 0.87 "
+                                            "on seeds 10-12, session 20's envelope)"),
     "p1.fig10_shallow_keeps_information": (R, "on 1,000 test images (was 100) the trained 3-layer nets' error is "
                                               "0.39 per seed against the midpoint 0.64; the control, the same nets "
                                               "untrained, fails on one seed only (0.49 / 0.53 / 0.66): a thin margin "
