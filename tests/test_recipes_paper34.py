@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from memlib import data, runtime
+from memlib import claims, data, runtime
 from memlib.recipes import paper3 as R3
 from memlib.recipes import paper4 as R4
 from memlib.widgets import downsampling, rho
@@ -203,9 +203,12 @@ def test_each_section_of_paper_3_is_judged_on_one_reading_of_its_initialization_
     assert "init=DEFAULT_INIT" not in sec5 and "init=OTHER_INIT" not in sec5
     assert sec5.count("init=SEC5_OTHER_INIT") == 2                    # Fig 6 and App. D, the formula beside
     table = R3.init_table()
-    for label, section, *keys in R3.INIT_ROWS:
+    by_id = {c.id: c for c in claims.CLAIMS}
+    for label, claim, section, *keys in R3.INIT_ROWS:
         for k in keys:
             for infix in R3.INFIX[section].values():
                 assert "{" + k.format(init=infix) + "}" in table
+        if claim:    # the row's first metric, under the judged reading, is what its claim tests
+            assert by_id[claim].metric == keys[0].format(init="").split(":")[0], (label, claim)
     assert "**{fig6.D.k1.rank_excess:.3f}**" in table and "{fig6.text_init.D.k1.rank_excess:.3f}" in table
     assert "**{fig2.D.point_map_corr:.2f}**" in table and "{fig2.pytorch_init.D.point_map_corr:.2f}" in table

@@ -268,13 +268,13 @@ WHY_QUICK = {
     "p3.fig6_d_rank1": "D_{64,192} on one 16x16 photo (seeds 0-2, PyTorch's default) fits (final loss "
                        "{fig6.D.k1.final_loss:.0e}) and its sigma_2 / sigma_1 falls from "
                        "{fig6.D.k1.rank_excess.untrained:.2f} untrained to {fig6.D.k1.rank_excess:.3f}: numerical rank "
-                       "{fig6.D.k1.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 1 in the paper's word but not within the "
-                       "rule's bar" + _TEXT_D % 1,
+                       "{fig6.D.k1.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 1 in the "
+                       "paper's word but not within the rule's bar" + _TEXT_D % 1,
     "p3.fig6_d_rank2": "D_{64,192} on two 16x16 photos (seeds 0-2, PyTorch's default) fits (final loss "
                        "{fig6.D.k2.final_loss:.0e}) and its sigma_3 / sigma_1 falls from "
                        "{fig6.D.k2.rank_excess.untrained:.2f} untrained to {fig6.D.k2.rank_excess:.3f}: numerical rank "
-                       "{fig6.D.k2.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 2 in the paper's word but not within the "
-                       "rule's bar" + _TEXT_D % 2,
+                       "{fig6.D.k2.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 2 in the "
+                       "paper's word but not within the rule's bar" + _TEXT_D % 2,
     "p3.fig7_nlnd_not_point_map": "NLND_{16,48} (seeds 0-2, PyTorch's default) fits its image (final loss "
                                   "{fig7.NLND.final_loss:.0e}) and maps its inputs to that image as NLD does: corr "
                                   "with the training image {fig7.NLND.corr_to_train:.2f}, with its own input "
