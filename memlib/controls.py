@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import metrics
+from .dynamics import untrained_bar   # noqa: F401  (the twins' bar, re-exported for notebook 01)
 from .harness.store import untrained
 
 UNTRAINED = ".untrained"   # the suffix of a metric measured on a band's untrained twins
@@ -53,6 +54,15 @@ def strong_bias_bar(values: dict, prefix: str, level: float) -> dict:
     """The row `strong_bias`'s bar for the constant map (r >= `level`, rules.STRONG, and above the alternative's r):
     per seed, the larger of `level` and the corr to the identity at `prefix`: {f"{prefix}.corr_constant.bar": [...]}."""
     return {f"{prefix}.corr_constant.bar": np.maximum(level, _seeds(values, f"{prefix}.corr_identity")).tolist()}
+
+
+def lead_over_twins(values: dict, name: str, ahead: str, behind: str) -> dict:
+    """The row `more` measured against the initialization: per seed, `ahead` minus `behind` (two keys of a run's
+    metrics, `values`) as `name`, and `name.untrained` / `name.bar`, the same lead of the untrained twins (the keys
+    with `.untrained`) and the stricter of 0 and that lead moved `dynamics.UNTRAINED_MARGIN` past it. A claim
+    `name > name.bar` then fails for nets whose order their random initialization already had."""
+    lead = lambda sfx: (_seeds(values, ahead + sfx) - _seeds(values, behind + sfx)).tolist()
+    return {name: lead(""), **untrained_bar(name, lead(UNTRAINED), 0.0)}
 
 
 def relative_error(nets, x, targets) -> list:

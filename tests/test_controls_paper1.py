@@ -62,6 +62,45 @@ def test_a_strong_bias_needs_half_the_level_and_the_alternative_below():
     assert core.evaluate(claim, weak, "paper")["outcome"] == core.NOT_REPRODUCED
 
 
+def test_a_bias_toward_the_identity_must_beat_the_untrained_twins_margin():
+    """Fig 29's 'bias toward the identity' (the row `bias`) is judged against each scheme's untrained twins: the trained
+    margin (corr to the identity minus corr to the constant) must clear the stricter of 0 and the twin's margin + 0.05,
+    per seed. Session 20's seeds 10-12: the twins' own margins reached 0.22, where `> 0` passed them."""
+    claim = {c.id: c for c in PAPER1}["p1.fig29_identity_paper_default"]
+    key = "fig29.paper_default.rho0.identity_minus_constant"
+    assert claim.threshold == f"{key}.bar" and claim.control == f"{key}.untrained"
+    fit = {"fig29.paper_default.loss_ratio": [0.01] * 3}
+
+    def judged(trained, untrained):
+        return core.evaluate(claim, {**fit, key: trained, **controls.untrained_bar(key, untrained, 0.0)}, "paper")
+    row = judged([0.43, 0.46, 0.43], [0.06, 0.07, 0.15])          # seeds 10-12's values, session 20
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+    # a net that leans to the identity no more than its random initialization does: not reproduced
+    assert judged([0.12, 0.10, 0.20], [0.06, 0.07, 0.15])["outcome"] == core.NOT_REPRODUCED
+    # the old test's failure mode: twins below 0 leave the bar at 0
+    assert controls.untrained_bar(key, [-0.2], 0.0)[f"{key}.bar"] == [0.0]
+
+
+def test_relu_sooner_needs_a_lead_over_the_untrained_twins_lead():
+    """Fig 8's 'ReLU FCNs overfit sooner' (the row `more`): ReLU's lead over linear in corr to the constant must beat the
+    same lead of the untrained twins by dynamics.UNTRAINED_MARGIN (controls.lead_over_twins, a closed form here)."""
+    claim = {c.id: c for c in PAPER1}["p1.fig8_relu_constant_sooner"]
+    k = "fig8.{}.mid.rho0.corr_constant"
+    raw = {k.format("relu"): [0.92, 0.92, 0.91], k.format("linear"): [0.13, 0.01, 0.07],
+           k.format("relu") + ".untrained": [0.03, 0.01, 0.03], k.format("linear") + ".untrained": [0.02, -0.01, 0.1]}
+    lead = controls.lead_over_twins(raw, claim.metric, k.format("relu"), k.format("linear"))
+    assert lead[claim.metric] == pytest.approx([0.79, 0.91, 0.84])
+    assert lead[claim.metric + ".untrained"] == pytest.approx([0.01, 0.02, -0.07])
+    assert lead[claim.threshold] == pytest.approx([0.06, 0.07, 0.0])
+    fit = {f"fig8.{a}.mid.loss_ratio": [0.01] * 3 for a in ("relu", "linear")}
+    row = core.evaluate(claim, {**fit, **lead}, "paper")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+    # the twins' order alone (a trained lead no larger than theirs): not reproduced
+    same = controls.lead_over_twins({**raw, k.format("relu"): [0.05, 0.03, 0.1], k.format("linear"): [0.02, 0.0, 0.1]},
+                                    claim.metric, k.format("relu"), k.format("linear"))
+    assert core.evaluate(claim, {**fit, **same}, "paper")["outcome"] == core.NOT_REPRODUCED
+
+
 # ---------------------------------------------------------------- the statistics, against closed forms
 
 def test_max_abs_corr_and_the_strong_bias_bar():

@@ -195,12 +195,17 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig8_relu_constant_sooner', 1, 'Fig 8',
           quote='For the correlation to the constant function, ReLU FCNs overfit sooner than linear FCNs when the depth '
                 'increases.',
-          statement='At 3 hidden layers the ReLU FCN correlates more with the digit on rho = 0 probes than the linear one '
-                    '(per seed)',
-          metric='fig8.relu.mid.rho0.corr_constant', op='>', threshold='fig8.linear.mid.rho0.corr_constant', expect=RR,
-          rule='more', fit=(fitted('fig8.relu.mid'), fitted('fig8.linear.mid')),
-          control='fig8.relu.mid.rho0.corr_constant.untrained', control_threshold='fig8.linear.mid.rho0.corr_constant.untrained',
-          control_is=UNTRAINED),
+          statement='At 3 hidden layers the ReLU FCN correlates more with the digit on rho = 0 probes than the linear one, '
+                    'by more than the same nets untrained do: its lead above the stricter of 0 and the twins\' lead + '
+                    '0.05 (per seed)',
+          # issue 42, the row `more` measured against the initialization: the untrained ReLU FCN already leads the
+          # linear one by a few hundredths on some seed bands (session 20), where `relu > linear` could not tell
+          # training from initialization and its control passed. The bar moves the twins' lead
+          # dynamics.UNTRAINED_MARGIN past it (controls.lead_over_twins); judged first on seeds 20-22
+          metric='fig8.mid.rho0.relu_lead.corr_constant', op='>', threshold='fig8.mid.rho0.relu_lead.corr_constant.bar',
+          expect=RR, rule='more', fit=(fitted('fig8.relu.mid'), fitted('fig8.linear.mid')),
+          control='fig8.mid.rho0.relu_lead.corr_constant.untrained',
+          control_is=UNTRAINED + " (the bar holds their lead: it fails by construction)"),
     Claim('p1.fig31_linear_mse_constant', 1, 'Fig 31 / App. I',
           quote='Each corresponding pair of plots are overall consistent.',
           statement="In MSE too (Fig 31 vs Fig 8b), the deepest linear FCN's predictions on rho = 0 probes are closer to "

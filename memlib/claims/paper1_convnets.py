@@ -167,13 +167,21 @@ CLAIMS: list[Claim] = [
                          "is logged only for a filter that sees the whole input (at least 55x55; the paper's 57x57)"}),
     *[Claim(f'p1.fig29_identity_{scheme}', 1, 'Fig 29 / App. H.3',
             quote='All initialization schemes bias toward the identity function for shallow networks.',
-            statement=f"Initialized with {name}, the 5-layer ConvNet correlates more with the identity than with the "
-                      "constant map on rho = 0 probes: corr to the identity minus corr to the constant map > 0 (per "
-                      "seed; gated on this scheme's own nets fitting the digit)",
-            metric=f'fig29.{scheme}.rho0.identity_minus_constant', op='>', threshold=0.0, rule='bias',
+            statement=f"Initialized with {name}, the trained 5-layer ConvNet correlates more with the identity than "
+                      "with the constant map on rho = 0 probes, and by more than its untrained twin does: corr to the "
+                      "identity minus corr to the constant map above the stricter of 0 and the twin's own margin + "
+                      "0.05 (per seed; gated on this scheme's own nets fitting the digit)",
+            # issue 42, the row `bias` measured against the initialization: a random 5-layer ConvNet can already lean
+            # to the identity on rho = 0 probes (its margin 0.04-0.22 on seeds 10-12, session 20), where the test
+            # `> 0` could not tell training from initialization and its control passed. The bar is the untrained
+            # twin's margin moved dynamics.UNTRAINED_MARGIN past it (fixed 2026-11-25, before this claim used it),
+            # as for paper 2's attractors; judged first on seeds 20-22 (the envelope's seeds+20 band)
+            metric=f'fig29.{scheme}.rho0.identity_minus_constant', op='>',
+            threshold=f'fig29.{scheme}.rho0.identity_minus_constant.bar', rule='bias',
             expect=RR, fit=(fitted(f'fig29.{scheme}'),),
             control=f'fig29.{scheme}.rho0.identity_minus_constant.untrained',
-            control_is=f"{UNTRAINED}, initialized by the same scheme")
+            control_is=f"{UNTRAINED}, initialized by the same scheme (the bar holds their margin: it fails by "
+                       "construction)")
       for scheme, name in (('paper_default', "the paper's default N(0, 1/(fan_in fan_out))"),
                            ('xavier_normal', 'Xavier normal N(0, 2/(fan_in + fan_out))'),
                            ('xavier_uniform', 'Xavier uniform'),
