@@ -384,8 +384,6 @@ MEASURED_QUICK = {
                                            "from not copying on these probes"),
     "p1.fig8_shallow_relu_not_constant": (R, "the `random` row (both |corr| < 0.5): 0.35 per seed; the old test "
                                              "(corr to the constant < 0.3) failed"),
-    "p1.fig8_relu_constant_sooner": (NR, "its control passes: the same nets untrained already order ReLU above "
-                                         "linear (the `more` row asks no size)"),
     "p1.fig32_relu_mse_constant": (NR, "its control passes: the 1-hidden-layer ReLU FCN at quick's width 256 is "
                                        "also nearer the digit than the input in MSE on rho = 0 probes"),
     "p1.fig24_thin_deep_fails": (R, "the `fit` row negated (loss above 5 % of the zero prediction's): one seed "
@@ -406,10 +404,6 @@ CONTROL_WHY = {     # the why of a claim measured not reproduced because its con
         "{fig8.max.rho0.corr_identity} (per seed), below 0.8 as the claim says, but so is the control's, the shallow "
         "ConvNets' ({fig9.shallow.rho0.corr_identity}), which the paper says copy these probes: at quick's 32 channels "
         "and 4,000 steps no ConvNet copies them, so the test does not separate the deep nets from the shallow",
-    "p1.fig8_relu_constant_sooner": "quick: the ReLU FCN's corr to the constant on rho = 0 probes "
-        "({fig8.relu.mid.rho0.corr_constant}) is above the linear FCN's ({fig8.linear.mid.rho0.corr_constant}), but "
-        "the same nets untrained already order them so ({fig8.relu.mid.rho0.corr_constant.untrained} against "
-        "{fig8.linear.mid.rho0.corr_constant.untrained}): the direction alone is no evidence of training",
     "p1.fig32_relu_mse_constant": "quick: the deepest ReLU FCN's MSE to the digit ({fig8.relu.deepest.rho0.mse_constant}) "
         "is below its MSE to the input, but so is the 1-hidden-layer ReLU FCN's ({fig8.relu.h1.rho0.mse_constant} "
         "against {fig8.relu.h1.rho0.mse_identity}), which the paper says learns neither map",
@@ -418,21 +412,27 @@ CONTROL_WHY = {     # the why of a claim measured not reproduced because its con
         "the training digit itself, they also span {fig30.fitted.rho1.corr_identity_range} against "
         "{fig30.fitted.rho1.corr_identity_3std}: the spread test passes where no inductive bias can show",
 }
-# At the paper's scale the control of this one passes for the same reason (an untrained net's ordering), so its
-# paper entry expects not reproduced until the claim gets a stronger statistic.
-UNTRAINED_CONTROL_PASSES = ("p1.fig8_relu_constant_sooner",)
+# Session 21's envelope of notebook 01 (three disjoint seed bands) for the claims whose test became the twins' bar
+# (docs/CLAIM_RULES.md, step 4) after session 20: their untrained twins had passed the old test on some bands. The
+# change was committed before any of these runs; seeds 20-22 judged it first.
+QUICK_S21 = ("session 21's quick envelope of notebook 01 (seeds 0-2, 10-12 and 20-22, 2026-11-27; seeds 20-22 judged "
+             "the new test first)")
+TWINS_BAR = "the twins' bar: the trained nets clear their untrained twins' own {} + 0.05 on every seed of the three bands"
+MEASURED_QUICK_S21 = {
+    "p1.fig8_relu_constant_sooner": (R, TWINS_BAR.format("lead of the ReLU FCN over the linear one")),
+    **{f"p1.fig29_identity_{s}": (R, TWINS_BAR.format("margin of the identity over the constant map"))
+       for s in ("paper_default", "xavier_normal", "xavier_uniform", "kaiming_normal", "kaiming_uniform")},
+}
 
 
 def measured_quick(claims: list) -> list:
-    """`claims` with session 18's quick measurements in the ledger (MEASURED_QUICK, CONTROL_WHY)."""
+    """`claims` with session 18's and session 21's quick measurements in the ledger (MEASURED_QUICK, CONTROL_WHY,
+    MEASURED_QUICK_S21)."""
     mine = {c.id for c in claims}
     table = {k: v for k, v in MEASURED_QUICK.items() if k in mine}
     claims = [replace(c, why=CONTROL_WHY.get(c.id, c.why)) for c in claims]
     claims = with_measured(claims, table, "quick", QUICK_S18)
-    return [replace(c, expect={**c.expect, "paper": NR},
-                    basis={**c.basis, "paper": "expected not reproduced: its control, the same nets untrained, "
-                                               "passes at quick for a reason the paper's scale does not change"})
-            if c.id in UNTRAINED_CONTROL_PASSES else c for c in claims]
+    return with_measured(claims, {k: v for k, v in MEASURED_QUICK_S21.items() if k in mine}, "quick", QUICK_S21)
 
 
 CLAIMS = measured_quick(CLAIMS)
