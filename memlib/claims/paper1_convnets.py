@@ -172,8 +172,8 @@ CLAIMS: list[Claim] = [
                       "identity minus corr to the constant map above the stricter of 0 and the twin's own margin + "
                       "0.05 (per seed; gated on this scheme's own nets fitting the digit)",
             # issue 42, the row `bias` measured against the initialization: a random 5-layer ConvNet can already lean
-            # to the identity on rho = 0 probes (the five schemes' untrained margins reached 0.15 on seeds 10-12, session 20), where the test
-            # `> 0` could not tell training from initialization and its control passed. The bar is the untrained
+            # to the identity on rho = 0 probes (the five schemes' untrained margins reached 0.15 on seeds 10-12,
+            # session 20), where the test `> 0` could not tell training from initialization and its control passed. The bar is the untrained
             # twin's margin moved dynamics.UNTRAINED_MARGIN past it (fixed 2026-11-25, before this claim used it),
             # as for paper 2's attractors; judged first on seeds 20-22 (the envelope's seeds+20 band)
             metric=f'fig29.{scheme}.rho0.identity_minus_constant', op='>',

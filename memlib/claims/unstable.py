@@ -23,7 +23,7 @@ FIVE_SEEDS = "settled by five seeds where three cannot decide (issue 42)"
 UNSTABLE_AT_QUICK: dict[str, str] = {
     "p1.fig2_deep_linear_constant": "the 6-layer linear nets' corr to the training digit on the test inputs "
         "({fig2.linear6.corr_constant} here) lies below the strong-bias bar on two seed bands and above it on the "
-        "third (seeds 20-22): the band decides, not the depth; " + FIVE_SEEDS,
+        "third (seeds 20-22): the seed band decides; " + FIVE_SEEDS,
     "p1.fig2_deep_linear_like_relu": "the trained 6-layer linear nets' predictions correlate more with the 6-layer "
         "ReLU nets' than with the 1-layer linear nets' on every seed band ({fig2.linear6.corr_to_relu6} against "
         "{fig2.linear6.corr_to_linear1} here), and on one band (seeds 20-22) so do the same nets untrained "

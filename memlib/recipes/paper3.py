@@ -140,8 +140,9 @@ SETTINGS.note("U-Net optimizer", paper="not stated (Fig 1)", ours="Adam, lr 1e-3
 
 # ---------------------------------------------------------------- which initialization reproduces what
 # Notebook 03's table of the metrics measured under both initializations: each row a label, the claim that reads its
-# first metric (named, not its bar restated), the section whose reading is judged ("3": the text's formula, the other `pytorch_init.`; "5": PyTorch's default, the
-# other `text_init.`) and its metric keys, `{init}` standing for the infix, `:fmt` as `run.say` reads it.
+# first metric (named, not its bar restated), the section whose reading is judged ("3": the text's formula, the
+# other `pytorch_init.`; "5": PyTorch's default, the other `text_init.`) and its metric keys, `{init}` standing for
+# the infix, `:fmt` as `run.say` reads it.
 INIT_ROWS = [   # (label, the claim judged on its first key (its bar is the claim's: the report gives it), section, keys)
     ("Fig 2 D: point map on photos and square", "p3.fig2_d_point_map", "3", "fig2.{init}D.point_map_corr:.2f"),
     ("Fig 2 D: point map on noise", "p3.fig2_d_point_map_noise", "3", "fig2.{init}D.point_map_corr_noise:.2f"),
