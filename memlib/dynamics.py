@@ -15,7 +15,6 @@ from typing import Callable, Sequence
 import torch
 
 from .linalg import order_with, spectral_radius
-from .harness.modes import planning_expand, planning_sample
 from .pearson import correlation
 from .runtime import MemlibError, get_device
 
@@ -46,7 +45,6 @@ def iterate(f: Callable, x0: torch.Tensor, steps: int, *, record: Sequence[int] 
         f.eval()
     dev = get_device()
     out = []
-    n, x0 = len(x0), planning_sample(x0)       # a planning pass: one start stands for all (outputs thrown away)
     for i in range(0, len(x0), batch_size):
         x = x0[i:i + batch_size].to(dev)
         kept = [x.cpu()] if 0 in wanted else []
@@ -55,7 +53,7 @@ def iterate(f: Callable, x0: torch.Tensor, steps: int, *, record: Sequence[int] 
             if t in wanted:
                 kept.append(x.cpu())
         out.append(torch.stack(kept) if kept else torch.empty(0, *x.shape))
-    return planning_expand(torch.cat(out, dim=1), n, dim=1)
+    return torch.cat(out, dim=1)
 
 
 def _flat(x: torch.Tensor) -> torch.Tensor:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import torch
 
 from .images import unit_range
-from .harness.modes import planning_expand, planning_sample
 from .pearson import correlation, unit_centred
 from .runtime import MemlibError
 from .models.weights import WEIGHT_TYPES, weight_layers
@@ -48,16 +47,15 @@ def layer_activations(model: torch.nn.Module, x: torch.Tensor, *, reduce=None, b
     hooks = [m.register_forward_hook(lambda _m, _i, out, k=k: parts[k].append(
         (out if reduce is None else reduce(out)))) for k, m in enumerate(mods)]
     model.eval()
-    n, x = len(x), planning_sample(x)          # a planning pass: one input stands for all (outputs thrown away)
     try:
         for i in range(0, len(x), batch_size):
             model(x[i:i + batch_size].to(dev))
     finally:
         for h in hooks:
             h.remove()
-    if reduce is not None:      # summaries of batches: as many as were evaluated (one while planning)
+    if reduce is not None:      # summaries of batches
         return [torch.cat([p.cpu() for p in ps]) if torch.is_tensor(ps[0]) else ps for ps in parts]
-    return [planning_expand(torch.cat([p.cpu() for p in ps]), n) for ps in parts]
+    return [torch.cat([p.cpu() for p in ps]) for ps in parts]
 
 
 @torch.no_grad()
@@ -75,9 +73,6 @@ def layerwise_error(model: torch.nn.Module | None, x_ref: torch.Tensor, y_ref: t
     `model=None` gives only the raw-input error (a 1-vector).
     """
     k = int(num_classes or int(max(y_ref.max(), y_test.max())) + 1)
-    # a planning pass throws the errors away: one reference and one test example stand for all (paper 1's
-    # Fig 10 classifies 10,000 test digits with 60,000 references at every layer of 105 nets)
-    x_ref, y_ref, x_test, y_test = (planning_sample(t) for t in (x_ref, y_ref, x_test, y_test))
     onehot = torch.nn.functional.one_hot(y_ref.long().cpu(), k).double()             # (N_ref, K)
 
     def class_sums(reps, labels_onehot):                                              # (K, D) on the CPU

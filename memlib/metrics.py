@@ -14,7 +14,6 @@ from .images import unit_range
 from .layerwise import (RepeatChannels, cap_shaped, channel_summaries, intermediate_maps, layer_activations,
                         layer_input_correlation, layer_maps, layer_modules, layerwise_error, most_correlated_channel,
                         relative_weight_change, top_singular_map, upper_layer_maps, upper_subnetwork)
-from .harness.modes import planning_expand, planning_sample
 from .pearson import correlation, unit_centred
 from .runtime import MemlibError
 
@@ -39,9 +38,7 @@ def predict(model: torch.nn.Module, x: torch.Tensor, *, batch_size: int = 256) -
     """`model(x)` in eval mode, in batches, on the model's device; returns a CPU tensor."""
     dev = next(model.parameters()).device
     model.eval()
-    n, x = len(x), planning_sample(x)          # a planning pass: one input stands for all (outputs thrown away)
-    out = torch.cat([model(x[i:i + batch_size].to(dev)).cpu() for i in range(0, len(x), batch_size)])
-    return planning_expand(out, n)
+    return torch.cat([model(x[i:i + batch_size].to(dev)).cpu() for i in range(0, len(x), batch_size)])
 
 
 @torch.no_grad()
@@ -76,7 +73,7 @@ def recovery_probability(f, train: torch.Tensor, starts: torch.Tensor, *, steps,
     """
     wanted = list(range(steps + 1)) if isinstance(steps, int) else [int(t) for t in steps]
     ref = train.reshape(len(train), -1).double().cpu()                   # (M, d)
-    x, at, r = planning_sample(starts), 0, {}                             # a planning pass: one start for all
+    x, at, r = starts, 0, {}
     for t in sorted(set(wanted)):                                         # memory: one iterate at a time
         x = iterate(f, x, t - at, record=[t - at])[0]                     # (N, ...)
         at = t
@@ -252,8 +249,7 @@ def predict_each_batchnorm(model: torch.nn.Module, x: torch.Tensor) -> torch.Ten
     import copy
     net = copy.deepcopy(model).train()
     dev = next(net.parameters()).device
-    n, x = len(x), planning_sample(x)          # a planning pass: one input stands for all (outputs thrown away)
-    return planning_expand(torch.cat([net(xi[None].to(dev)).cpu() for xi in x]), n)
+    return torch.cat([net(xi[None].to(dev)).cpu() for xi in x])
 
 
 def conjecture_row(model: torch.nn.Module, x: torch.Tensor, *, rank_rtol: float = 0.05,

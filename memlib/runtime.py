@@ -15,9 +15,9 @@ a profile without switching code. The profiles: smoke (code paths, seconds), qui
 minutes), full (the papers' data, architectures and optimizers with step counts sized for one GPU
 in an hour), paper (the papers' own scale: a cluster).
 
-What is not device, numerics, seeds or profiles lives beside it: the run context (`memlib.harness.context`) and its
-modes (planning, max_steps, headless) in `memlib.harness.modes`, progress bars in `memlib.harness.progress`, atomic writes and the clean-up
-of dead writers' files in `memlib.harness.fileio`.
+What is not device, numerics, seeds or profiles lives beside it, in the harness: the run context
+(`memlib.harness.context`) and its modes (`memlib.harness.modes`), progress bars (`memlib.harness.progress`), atomic
+writes and the clean-up of dead writers' files (`memlib.harness.fileio`).
 """
 from __future__ import annotations
 

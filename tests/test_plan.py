@@ -3,8 +3,11 @@ another process, stores exactly what the notebook's own `fit_cached` would have 
 import functools
 import io
 import json
+import re
 import subprocess
 import sys
+
+from pathlib import Path
 
 import pytest
 import torch
@@ -167,7 +170,8 @@ def test_ray_options_are_refused_in_one_line_before_anything_runs(tmp_path, caps
 def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_input(tmp_path, monkeypatch):
     """Planning the paper profile must not evaluate untrained nets on 60,000 images: while planning, predict,
     layer_activations and iterate run the model on the first input only and return the shapes of the
-    ordinary run (N rows); without planning they run every input (and return the same shapes)."""
+    ordinary run (N rows); without planning they run every input (and return the same shapes). The planner does
+    this from outside (`plan.substitute_evaluations`, which `Run(...)` calls): the science modules are unchanged."""
     from memlib import dynamics, metrics
     net = models.convnet(3, channels=4)
     seen = []
@@ -178,6 +182,7 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
     assert seen == [7, 7, 7, 7, 7]                                     # predict, activations, 3 iterations
     seen.clear()
     context.activate(RunContext(plan_dir=tmp_path / "plan"))
+    plan.substitute_evaluations()                                      # as Run(..., plan_dir=...) does
     planned = (metrics.predict(net, x), [a.shape for a in metrics.layer_activations(net, x)],
                dynamics.iterate(net, x, 3, record=[0, 3]))
     assert seen == [1, 1, 1, 1, 1]                                     # one input stands for all
@@ -188,6 +193,27 @@ def test_a_planning_pass_evaluates_one_input_for_all_and_an_ordinary_run_every_i
     seen.clear()                                                       # Fig 10's classifier: one of each set
     err = metrics.layerwise_error(net, x, torch.arange(7) % 3, x[:5], torch.arange(5) % 3)
     assert err.shape == (4,) and seen == [1, 1]
+    context.activate(RunContext())                                     # planning ends: every input again
+    seen.clear()
+    assert torch.equal(metrics.predict(net, x), ordinary[0]) and seen == [7]
+
+
+def test_run_starts_a_planning_pass_with_the_planned_evaluations_and_no_science_module_mentions_planning(tmp_path):
+    """Issue 43: the planner substitutes the science's inputs from outside; `Run(..., plan_dir=...)` puts the planned
+    versions in place, and metrics, layerwise and dynamics neither import the harness's modes nor say 'planning'."""
+    from memlib import dynamics, layerwise, metrics
+    from memlib.harness.run import Run
+    Run("nb", profile="smoke", device="cpu", results_dir=tmp_path, plan_dir=tmp_path / "plan")
+    try:
+        assert all(hasattr(getattr(m, n), "__planned__") for m, n, _, _ in plan.PLANNED_EVALUATIONS)
+        assert metrics.layer_activations is layerwise.layer_activations and metrics.iterate is dynamics.iterate
+    finally:
+        context.activate(RunContext())
+    science = [p for p in Path(metrics.__file__).parent.rglob("*.py")
+               if not {"harness", "cli", "claims"} & set(p.relative_to(Path(metrics.__file__).parent).parts)]
+    assert len(science) > 20
+    mention = [str(p) for p in science if re.search(r"\bplanning|planning_(sample|expand)", p.read_text())]
+    assert not mention, f"science modules that know of planning: {mention}"
 
 
 def test_a_configuration_that_diverges_is_still_timed():

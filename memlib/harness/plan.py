@@ -20,15 +20,20 @@ Besides the `Job`, this module sums plans (`totals`, `write_json`) and keeps the
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
 
+from .. import dynamics, layerwise, metrics
 from . import jobfile
 from .fileio import atomic_write_text
+from .modes import planning, planning_expand, planning_sample
 from .paths import BASELINES
 from .store import fit_cached_seeds
 
@@ -179,3 +184,55 @@ def _minutes(hours: float) -> str:
     if hours * 60 < 0.5:
         return "under 1 min"
     return f"{hours * 60:.0f} min" if hours < 10 else f"{hours:,.0f} h"
+
+
+# The science's evaluations whose cost grows with their inputs, and what a planning pass hands them instead
+# (issue 43: no science module knows of planning; the planner substitutes their inputs). Each row: the module,
+# the function, the arguments narrowed to their first element, and the dimension along which the result gets its
+# N back (None: the result has no N, e.g. a probability, an error rate per layer, or `layer_activations`' summaries).
+PLANNED_EVALUATIONS = (
+    (metrics, "predict", ("x",), 0),                   # paper 1's probes, paper 3's 60,000 digits
+    (metrics, "predict_each_batchnorm", ("x",), 0),    # one image at a time: N forward passes
+    (metrics, "recovery_probability", ("starts",), None),
+    (layerwise, "layer_activations", ("x",), 0),      # a list: each layer's (N, C, H, W), or summaries
+    (layerwise, "layerwise_error", ("x_ref", "y_ref", "x_test", "y_test"), None),  # Fig 10: 60,000 refs
+    (dynamics, "iterate", ("x0",), 1),                 # (T, N, ...)
+)
+
+
+def _planned(original, narrowed: tuple[str, ...], dim):
+    """`original`, which while `planning()` is called with the arguments `narrowed` cut to their first element and
+    whose result is repeated back to the N of the first of them (`planning_sample`, `planning_expand`)."""
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def planned(*args, **kwargs):
+        if not planning():
+            return original(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        n = len(bound.arguments[narrowed[0]])
+        for name in narrowed:
+            bound.arguments[name] = planning_sample(bound.arguments[name])
+        out = original(*bound.args, **bound.kwargs)
+        if dim is None or bound.arguments.get("reduce") is not None:       # summaries: as many as were evaluated
+            return out
+        return [planning_expand(o, n, dim) for o in out] if isinstance(out, list) else planning_expand(out, n, dim)
+    planned.__planned__ = original
+    return planned
+
+
+def substitute_evaluations() -> None:
+    """Put `PLANNED_EVALUATIONS`' planned versions where the science's modules (and every memlib module that
+    imported the name) hold them; they call the original unchanged whenever not `planning()`. `Run(...)` calls it
+    when it starts a planning context: a planning pass throws its evaluations away, so one input stands for all
+    (planning the paper profile must not evaluate untrained nets on 60,000 images at every layer of 105 nets).
+    Idempotent."""
+    for module, name, narrowed, dim in PLANNED_EVALUATIONS:
+        original = getattr(module, name)
+        if hasattr(original, "__planned__"):
+            continue
+        planned = _planned(original, narrowed, dim)
+        for mod in [m for k, m in list(sys.modules.items()) if k == "memlib" or k.startswith("memlib.")]:
+            for attr, value in list(vars(mod).items()):
+                if value is original:
+                    setattr(mod, attr, planned)

@@ -21,6 +21,7 @@ from . import machine as _machine
 from .context import RunContext, activate, cache_folder
 from .fileio import atomic_write_text
 from .modes import planning
+from .plan import substitute_evaluations
 from ..runtime import MemlibError, PROFILES, check_choice, get_device, numerics, pick, seed_everything, set_device
 from .store import Cache, results_root, set_default_cache
 
@@ -79,6 +80,8 @@ class Run:
             cache_dir=Path(cache_dir) if cache_dir else cache_folder(results_dir), data_root=self.data_root,
             plan_dir=Path(plan_dir) if plan_dir else None, max_steps=None if max_steps is None else int(max_steps),
             headless=bool(headless)))
+        if plan_dir:          # a planning pass throws its evaluations away: one input stands for all
+            substitute_evaluations()
         # (planning lists the trainings, so a stand-in's shapes do: the plan says which sets it read)
         self.data_strict = explicit or (profile == "paper" and not planning())
         self.sources: dict = {}                            # paper's dataset -> the one read (provenance, report)
