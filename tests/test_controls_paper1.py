@@ -101,6 +101,28 @@ def test_relu_sooner_needs_a_lead_over_the_untrained_twins_lead():
     assert core.evaluate(claim, {**fit, **same}, "paper")["outcome"] == core.NOT_REPRODUCED
 
 
+def test_a_deep_linear_net_like_relu_needs_a_lead_over_the_untrained_twins_lead():
+    """Fig 2's 'a 6-layer linear network behaves more like a 6-layer ReLU network than like the 1-layer convex case'
+    (the row `more`): the trained linear net's lead (corr to the ReLU net's outputs minus corr to the 1-layer net's)
+    must beat its untrained twins' lead by dynamics.UNTRAINED_MARGIN. Seeds 20-22's twins led by 0.03-0.06, where the
+    old comparison's control passed."""
+    claim = {c.id: c for c in PAPER1}["p1.fig2_deep_linear_like_relu"]
+    k = "fig2.linear6.corr_to_{}"
+    raw = {k.format("relu6"): [0.811, 0.732, 0.723], k.format("linear1"): [0.245, 0.246, 0.252],     # seeds 20-22
+           k.format("relu6") + ".untrained": [-0.001, 0.06, 0.033],
+           k.format("linear1") + ".untrained": [-0.033, -0.004, -0.018]}
+    lead = controls.lead_over_twins(raw, claim.metric, k.format("relu6"), k.format("linear1"))
+    assert lead[claim.metric] == pytest.approx([0.566, 0.486, 0.471])
+    assert lead[claim.threshold] == pytest.approx([0.082, 0.114, 0.101])
+    fit = {f"fig2.{n}.loss_ratio": [0.01] * 3 for n in ("linear6", "relu6", "linear1")}
+    row = core.evaluate(claim, {**fit, **lead}, "paper")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+    # the old test passed a trained net whose lead its initialization had: the twins' bar does not
+    weak = controls.lead_over_twins({**raw, k.format("relu6"): [0.30, 0.32, 0.31], k.format("linear1"): [0.26, 0.25,
+                                     0.26]}, claim.metric, k.format("relu6"), k.format("linear1"))
+    assert core.evaluate(claim, {**fit, **weak}, "paper")["outcome"] == core.NOT_REPRODUCED
+
+
 # ---------------------------------------------------------------- the statistics, against closed forms
 
 def test_max_abs_corr_and_the_strong_bias_bar():

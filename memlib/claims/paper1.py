@@ -54,11 +54,19 @@ CLAIMS: list[Claim] = [
           quote='Figure 2 shows that a 6-layer linear network behaves more like a 6-layer ReLU network than like the '
                 '1-layer convex case',
           statement="The 6-layer linear net's predictions on the test inputs correlate more with the 6-layer ReLU net's "
-                    "than with the 1-layer linear net's (mean per-input Pearson correlation of the two nets' outputs)",
-          metric='fig2.linear6.corr_to_relu6', op='>', threshold='fig2.linear6.corr_to_linear1', expect=RR, rule='more',
+                    "than with the 1-layer linear net's (mean per-input Pearson correlation of the two nets' outputs), "
+                    "by more than the same linear nets untrained do: its lead above the stricter of 0 and the twins' "
+                    "lead + 0.05 (per seed)",
+          # issue 42, the row `more` measured against the initialization (docs/CLAIM_RULES.md step 4): on seeds 20-22
+          # the untrained 6-layer linear nets already correlate more with the trained ReLU nets than with the 1-layer
+          # ones (leads 0.03-0.06), so `corr_to_relu6 > corr_to_linear1` could not tell training from initialization
+          # and its control passed. The bar moves the twins' lead dynamics.UNTRAINED_MARGIN past it
+          # (controls.lead_over_twins), written before any band judged it; seeds 30-32 judge it first
+          metric='fig2.linear6.relu6_lead', op='>', threshold='fig2.linear6.relu6_lead.bar', expect=RR, rule='more',
           fit=(fitted('fig2.linear6'), fitted('fig2.relu6'), fitted('fig2.linear1')),
-          control='fig2.linear6.corr_to_relu6.untrained', control_threshold='fig2.linear6.corr_to_linear1.untrained',
-          control_is=f"the 6-layer linear nets untrained ({UNTRAINED}), against the same two trained nets"),
+          control='fig2.linear6.relu6_lead.untrained',
+          control_is=f"the 6-layer linear nets untrained ({UNTRAINED}), against the same two trained nets (the bar "
+                     "holds their lead: it fails by construction)"),
     Claim('p1.fig2_deep_linear_constant', 1, 'Fig 2',
           quote='with a strong bias towards a constant function that maps every input to the single training image',
           statement='The 6-layer linear net is strongly biased to the training digit on the test inputs: its corr to the '

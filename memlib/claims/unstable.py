@@ -26,9 +26,9 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "third (seeds 20-22): the seed band decides; " + FIVE_SEEDS,
     "p1.fig2_deep_linear_like_relu": "the trained 6-layer linear nets' predictions correlate more with the 6-layer "
         "ReLU nets' than with the 1-layer linear nets' on every seed band ({fig2.linear6.corr_to_relu6} against "
-        "{fig2.linear6.corr_to_linear1} here), and on one band (seeds 20-22) so do the same nets untrained "
-        "({fig2.linear6.corr_to_relu6.untrained} against {fig2.linear6.corr_to_linear1.untrained} here), where the "
-        "control passes; settled by the twins' bar (the trained lead over the twins' lead), judged on fresh seeds",
+        "{fig2.linear6.corr_to_linear1} here), and on one band (seeds 20-22) so did the same nets untrained, where the "
+        "old test's control passed. The test is now the twins' bar (the trained lead {fig2.linear6.relu6_lead} against "
+        "{fig2.linear6.relu6_lead.bar} here, session 22); it stays unstable until a fresh band (seeds 30-32) judges it",
     "p1.fig31_linear_mse_constant": "the deepest linear FCN is nearer the digit than the input in MSE on rho = 0 "
         "probes on every seed band ({fig8.linear.deepest.rho0.mse_constant} against "
         "{fig8.linear.deepest.rho0.mse_identity} here), and on one band (seeds 20-22) so is its control, the "
