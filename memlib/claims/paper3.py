@@ -214,12 +214,35 @@ CLAIMS: list[Claim] = [
 ]
 
 # The full profile's own outcomes (claim -> (outcome, what the run showed)), filled from a full run of notebook 03
-# (benchmarks/gpu_summary.py writes measured-full.txt). The partial full run of 2026-11-25 (Prop. C, Fig 4, Fig 2-3 at
-# 32x32) measured the nets before issue 41 (kernel-3 layers whose outputs at 32x32 did not see the whole image,
-# PyTorch's actual default initialization, training to 1e-5): its outcomes do not describe these nets and were
-# withdrawn (git history keeps them).
-MEASURED_FULL: dict = {}
-CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", "the full profile")
+# (benchmarks/gpu_summary.py writes measured-full.txt). The partial full run of 2026-11-25 measured the nets before
+# issue 41 and was withdrawn (git history keeps it). Session 22's run (below, HOW_FULL) measured the claims whose cells
+# it finished; the others keep their predicted basis until the run, resumed from its model cache, reaches them.
+HOW_FULL = ("session 22's full run of notebook 03 (seeds 0-2, 32x32, 2026-11-27, the 2-core CPU; stopped after 47 min in "
+            "Fig 6's D_{64,192}, every cell before it finished; the rest resumes from the model cache)")
+_D_UNFIT = ("at 32x32 Sec. 3's 2,000 Adam iterations (lr 1e-3, ours) leave D at 5.1 % / 32 % / 5.1 % of the zero "
+            "prediction's loss (seed 1 is thrown back to 84 % at iteration 1,000), so the fit gate (5 %) fails on every "
+            "seed; D's point-map corr is 0.73 / 0.34 / 0.76 (untrained 0.70 / 0.65 / 0.68)")
+_ND_FULL = ("ND (a-trous, every output pixel sees every input pixel) fits its image but its |corr| to the input is "
+            "0.18 / 0.39 / 0.33 at 32x32")
+MEASURED_FULL: dict = {
+    "p3.ds_identity_init": (R, "the identity init's operator is the identity to 0 (sanity)"),
+    "p3.ds_identity_stays": (R, "it stays the identity through training (sanity)"),
+    "p3.ds_default_point_map": (R, "DS from PyTorch's default: sigma_2 / sigma_1 0.001 / 0.001 / 0.005"),
+    "p3.ds_default_outputs_train": (R, "DS's outputs correlate 0.999 / 0.998 / 0.994 with the training image"),
+    "p3.ds_xavier_point_map": (NR, "DS from Xavier keeps sigma_2 / sigma_1 0.11 / 0.11 / 0.21 (bar 0.05), as at quick"),
+    "p3.ds_kaiming_not_point_map": (R, "Kaiming's sigma_2 / sigma_1 0.60 / 0.65 / 0.47 against Xavier's"),
+    "p3.propC_rank_is_span": (R, "sigma_{m+1} / sigma_1 0.002 / 0.004 / 0.005 on App. C's sets"),
+    "p3.propC_eigs_one": (R, "max |lambda - 1| 1e-7 to 8e-6 (sanity)"),
+    "p3.propC_eigvecs_in_span": (R, "eigenvectors' residual from span X at most 6e-5 (sanity)"),
+    "p3.fig2_d_point_map": (NR, _D_UNFIT),
+    "p3.fig2_d_point_map_noise": (NR, _D_UNFIT + "; on the noise probes 0.28 / 0.13 / 0.56"),
+    "p3.fig2_nd_identity": (NR, _ND_FULL + " (bar 0.8; untrained 0.07-0.08)"),
+    "p3.fig3_d_early": (NR, _D_UNFIT + "; after 10 iterations the point-map corr is 0.97 / 0.97 / 0.95"),
+    "p3.fig3_nd_early": (NR, _ND_FULL + "; after 10 iterations it has moved 0.02 / 0.00 / 0.08 from the untrained "
+                              "net's (bar 0.1)"),
+    "p3.fig3_nd_later": (NR, _ND_FULL + "; its worst stop from 100 iterations on scores 0.15 / 0.22 / 0.17"),
+}
+CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", HOW_FULL)
 
 # Each claim's control (issue 42, item 2; docs/CLAIM_RULES.md, step 4): a run its own comparison must fail. Where the
 # threshold is `<metric>.bar`, notebook 03 logs the untrained twin `<metric>.untrained` (the same architecture, seed and
