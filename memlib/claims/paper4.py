@@ -411,7 +411,8 @@ CLAIMS = with_measured([replace(c, why=WHY_QUICK.get(c.id, c.why)) for c in CLAI
 # connected nets, 1,500 for the ConvNet; MNIST's 3 / 5 at 28x28, 640 training digits, since CIFAR-10 is not on this
 # machine: core.LEDGER_DATA_BY_NOTEBOOK says so). Claim -> (outcome, what it showed).
 HOW_FULL = ("session 19's full run of notebook 04 (seeds 0-2, 2026-11-27, MNIST 3 / 5 at 28x28, 8,000 SGD updates; "
-            "1,185 s on the 2-core CPU)")
+            "1,185 s on the 2-core CPU beside another run), repeated from an empty cache on an idle machine in "
+            "session 22 (497 s, every metric bit-identical)")
 _GATE_BNWD = "seed 2's BN + WD run from 0.1 ends with one training digit misclassified, so the fit gate fails"
 _GATE_BN = "seed 0's ConvNet from norm 5 ends with one training digit misclassified, so the fit gate fails"
 _NORM30 = ("the runs from the paper's norm 30 diverge (seeds 0, 1) or end with every training digit misclassified "
