@@ -217,8 +217,9 @@ CLAIMS: list[Claim] = [
 # (benchmarks/gpu_summary.py writes measured-full.txt). The partial full run of 2026-11-25 measured the nets before
 # issue 41 and was withdrawn (git history keeps it). Session 22's run (below, HOW_FULL) measured the claims whose cells
 # it finished; the others keep their predicted basis until the run, resumed from its model cache, reaches them.
-HOW_FULL = ("session 22's full run of notebook 03 (seeds 0-2, 32x32, 2026-11-27, the 2-core CPU; stopped after 47 min in "
-            "Fig 6's D_{64,192}, every cell before it finished; the rest resumes from the model cache)")
+HOW_FULL = ("session 22's full run of notebook 03 (seeds 0-2, 32x32, 2026-11-27, the 2-core CPU, in two parts resumed "
+            "from the model cache; stopped in Fig 6's D_{64,192} from the text's formula, every cell before it "
+            "finished; the rest resumes from the cache)")
 _D_UNFIT = ("at 32x32 Sec. 3's 2,000 Adam iterations (lr 1e-3, ours) leave D at 5.1 % / 32 % / 5.1 % of the zero "
             "prediction's loss (seed 1 is thrown back to 84 % at iteration 1,000), so the fit gate (5 %) fails on every "
             "seed; D's point-map corr is 0.73 / 0.34 / 0.76 (untrained 0.70 / 0.65 / 0.68)")

@@ -16,7 +16,7 @@ CLAIMS: list[Claim] = [
                     "sigma_2 / sigma_1 < 0.05 and 0.05 below the same D untrained's, seeds 0-2",
           rule='exact', metric='fig6.D.k1.rank_excess', op='<', threshold='fig6.D.k1.rank_excess.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k1"),),
-          why="D_{64,192} on one 16x16 photo (Adam lr 1e-4, final loss {fig6.D.k1.final_loss:.0e}) has eigenvalue 1 with "
+          why="D_{64,192} on one {image_size}x{image_size} photo (Adam lr 1e-4, final loss {fig6.D.k1.final_loss:.0e}) has eigenvalue 1 with "
               "the image as eigenvector, but sigma_2 / sigma_1 = {fig6.D.k1.rank_excess:.2f} (seeds 0-2): numerical rank "
               "{fig6.D.k1.rank} at the notebook's cutoff (|lambda_2| = {fig6.D.k1.next_abs_eig:.2f}; untrained sigma_2 / "
               "sigma_1 {fig6.D.k1.rank_excess.untrained:.2f}). The operator keeps many "
@@ -27,7 +27,7 @@ CLAIMS: list[Claim] = [
                     "sigma_3 / sigma_1 < 0.05 and 0.05 below the same D untrained's, seeds 0-2",
           rule='exact', metric='fig6.D.k2.rank_excess', op='<', threshold='fig6.D.k2.rank_excess.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),),
-          why="D_{64,192} on two 16x16 photos (final loss {fig6.D.k2.final_loss:.0e}): sigma_3 / sigma_1 = "
+          why="D_{64,192} on two {image_size}x{image_size} photos (final loss {fig6.D.k2.final_loss:.0e}): sigma_3 / sigma_1 = "
               "{fig6.D.k2.rank_excess:.2f} (seeds 0-2), numerical rank {fig6.D.k2.rank} at the notebook's cutoff (|lambda_3| = "
               "{fig6.D.k2.next_abs_eig:.2f}; untrained sigma_3 / sigma_1 {fig6.D.k2.rank_excess.untrained:.2f})"),
     Claim('p3.fig6_d_lower_rank_k1', 3, 'Fig 6a/c',
@@ -49,7 +49,8 @@ CLAIMS: list[Claim] = [
                     "rank / (c s^2) > 0.5, seeds 0-2",
           rule='more', metric='fig6.ND.min_rank_fraction', op='>', threshold=0.5,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2")),
-          why="ND_{4,4} at 16x16 (c s^2 = 768, r_min 768; Adam lr 1e-4 for 6000 steps, seeds 0-2, final loss "
+          why="ND_{4,4} at {image_size}x{image_size} (c s^2 = r_min = {full_dim:.0f}; Adam lr 1e-4 until loss 1e-3, seeds 0-2, "
+              "final loss "
               "{fig6.ND.k1.final_loss:.1e} / {fig6.ND.k2.final_loss:.1e}) has numerical rank {fig6.ND.k1.rank} / "
               "{fig6.ND.k2.rank} (k = 1 / 2): {fig6.ND.min_rank_fraction:.2f} of the full dimension, many times D's "
               "rank ({fig6.D.k1.rank} / {fig6.D.k2.rank}) but not closer to full than to 0"),
@@ -59,7 +60,7 @@ CLAIMS: list[Claim] = [
                     "(rule `near`: within 10 %), seeds 0-2",
           rule='near', metric='fig6.ND.rank_change', op='<', threshold=0.1,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.ND.k1"), sec5_fit("fig6.ND.k2")),
-          why=("quick: ND_{4,4}'s relative change of rank between one and two images is {fig6.ND.rank_change:.3f}, seed "
+          why=("ND_{4,4}'s relative change of rank between one and two images is {fig6.ND.rank_change:.3f}, seed "
                "by seed, against its bar: the band does not clear it with the two-standard-error margin")),
     Claim('p3.fig6_top_eig_one', 3, 'Fig 6a',
           quote='Network D64,192 stores the k images (up to a shift in the color channels) as eigenvectors with '
@@ -87,7 +88,7 @@ CLAIMS: list[Claim] = [
                     'true for a net that fits its images and has no other eigenvalue of magnitude >= 1; seeds 0-2',
           rule='exact', metric='fig6.D.k2.eigvec_resid', op='<', threshold=1e-3,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("fig6.D.k2"),), about="sanity",
-          why="D_{64,192} on two 16x16 photos (seeds 0-2): the top two eigenvectors' relative residual from span X is "
+          why="D_{64,192} on two {image_size}x{image_size} photos (seeds 0-2): the top two eigenvectors' relative residual from span X is "
               "{fig6.D.k2.eigvec_resid:.3f}; the band fails wherever it holds a seed whose operator has further "
               "eigenvalues close to magnitude 1 ({fig6.D.k2.near1} of them within 0.1 of it; |lambda_3| = "
               "{fig6.D.k2.next_abs_eig:.3f}), which mix a direction outside span X into the top two (on one seed, "
@@ -105,7 +106,7 @@ CLAIMS: list[Claim] = [
           basis={"paper": "expected not reproduced: at quick the top two eigenvalues are real for every seed (the why), "
                           "and the paper profile trains the same D_{64,192} by the same rule (Adam lr 1e-4 until the loss "
                           "is below 1e-5), only on 32x32 images; no run has measured it at that size"},
-          why="D_{64,192} on two 16x16 photos, trained to final loss {fig6.D.k2.final_loss:.0e} (seeds 0-2): pair or not "
+          why="D_{64,192} on two {image_size}x{image_size} photos, trained to final loss {fig6.D.k2.final_loss:.0e} (seeds 0-2): pair or not "
               "{fig6.D.k2.top2_conjugate} (1: a conjugate pair), imaginary part of lambda_1 {fig6.D.k2.top2_imag:.1e} of "
               "|lambda_1|: the top two are two real eigenvalues, both within {fig6.D.k2.top_eig_error:.3f} of 1, whose "
               "magnitudes differ by {fig6.D.k2.top2_magnitude_gap:.1e} of |lambda_1|. Fitted this closely (the paper "
@@ -217,7 +218,7 @@ CLAIMS: list[Claim] = [
                     '0.05 above the same U-Net untrained), seeds 0-2',
           rule='is', metric='fig1.unet.point_map_corr', op='>', threshold='fig1.unet.point_map_corr.bar',
           expect={"quick": NR, "paper": R}, fit=(fitted("fig1.unet"),),
-          why="quick (3 levels of 32 channels at 16x16, 2000 Adam steps): mean corr {fig1.unet.point_map_corr:.2f} for "
+          why="at {image_size}x{image_size} (2000 Adam steps; levels and channels as the departures table says): mean corr {fig1.unet.point_map_corr:.2f} for "
               "seeds 0-2 (worst input {fig1.unet.point_map_corr_min:.2f}; untrained {fig1.unet.point_map_corr.untrained:.2f}): "
               "every U-Net fits its image, but not every seed's maps the test inputs onto its output on it, so the band "
               "fails where the first seed alone (the claim's test before issue 26) passed"),
@@ -265,12 +266,12 @@ HOW_QUICK_SEC5 = ("session 20's quick run of notebook 03 (seeds 0-2, 2026-11-27;
 _TEXT_D = ("; under the text's formula the same net does not train (final loss {fig6.text_init.D.k%d.final_loss:.3f}, "
            "the zero prediction's)")
 WHY_QUICK = {
-    "p3.fig6_d_rank1": "D_{64,192} on one 16x16 photo (seeds 0-2, PyTorch's default) fits (final loss "
+    "p3.fig6_d_rank1": "D_{64,192} on one {image_size}x{image_size} photo (seeds 0-2, PyTorch's default) fits (final loss "
                        "{fig6.D.k1.final_loss:.0e}) and its sigma_2 / sigma_1 falls from "
                        "{fig6.D.k1.rank_excess.untrained:.2f} untrained to {fig6.D.k1.rank_excess:.3f}: numerical rank "
                        "{fig6.D.k1.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 1 in the "
                        "paper's word but not within the rule's bar" + _TEXT_D % 1,
-    "p3.fig6_d_rank2": "D_{64,192} on two 16x16 photos (seeds 0-2, PyTorch's default) fits (final loss "
+    "p3.fig6_d_rank2": "D_{64,192} on two {image_size}x{image_size} photos (seeds 0-2, PyTorch's default) fits (final loss "
                        "{fig6.D.k2.final_loss:.0e}) and its sigma_3 / sigma_1 falls from "
                        "{fig6.D.k2.rank_excess.untrained:.2f} untrained to {fig6.D.k2.rank_excess:.3f}: numerical rank "
                        "{fig6.D.k2.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 2 in the "
@@ -317,10 +318,21 @@ MEASURED_QUICK = {
 }
 CLAIMS = with_measured([replace(c, why=WHY_QUICK.get(c.id, c.why)) for c in CLAIMS], MEASURED_QUICK, "quick",
                        HOW_QUICK_SEC5)
-# the full profile's outcomes where session 22's run reached them (paper3.HOW_FULL): D_{64,192} on one image, from
-# PyTorch's default at 32x32, final loss 1e-3 (0.4 % of the zero prediction's)
+# the full profile's outcomes where session 22's run reached them (paper3.HOW_FULL): Fig 6's D_{64,192} and ND_{4,4}
+# on one and two images from PyTorch's default at 32x32, each trained to loss 1e-3
 MEASURED_FULL = {
     "p3.fig6_top_eig_one": (R, "|lambda_1 - 1| 0.0006 / 0.001 / 0.0003 (sanity)"),
     "p3.fig6_top_eigvec_is_image": (R, "the top eigenvector correlates 0.993 with the image on every seed (sanity)"),
+    "p3.fig6_d_rank1": (NR, "at 32x32 D_{64,192} on one image keeps sigma_2 / sigma_1 at 0.74 / 0.77 / 0.72 (untrained "
+                            "0.99 / 0.94 / 0.97), numerical rank 19; at quick's 16x16 it fell to 0.06-0.08"),
+    "p3.fig6_d_rank2": (NR, "sigma_3 / sigma_1 0.88 / 0.87 / 0.90 (untrained 0.85-0.91), numerical rank 26"),
+    "p3.fig6_d_lower_rank_k1": (R, "ND_{4,4}'s rank over D_{64,192}'s 49 / 38 / 49 on one image, against 2.7-3.6 for the "
+                                   "same nets untrained"),
+    "p3.fig6_d_lower_rank_k2": (R, "41 / 39 / 41 on two images, against 2.7-3.6 untrained"),
+    "p3.fig6_nd_near_full_rank": (NR, "ND_{4,4}'s rank is 0.30 / 0.23 / 0.31 of c s^2 = 3,072 at its lower k (bar 0.5)"),
+    "p3.fig6_nd_rank_same_k": (NR, "ND's rank changes by 0.16 / 0.41 / 0.13 of itself from one image to two (bar 0.1)"),
+    "p3.fig6_two_eigs_one": (R, "max |lambda - 1| of the top two 0.010 / 0.024 / 0.034 (sanity)"),
+    "p3.fig6_two_eigvecs_in_span": (NR, "the top two eigenvectors' residual from span X 0.14 / 0.18 / 0.31 (sanity)"),
+    "p3.fig6_top2_conjugate": (NR, "the top two eigenvalues are a conjugate pair on one seed of three (seed 2)"),
 }
 CLAIMS = with_measured(CLAIMS, MEASURED_FULL, "full", HOW_FULL)
