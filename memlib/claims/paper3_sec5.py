@@ -122,7 +122,8 @@ CLAIMS: list[Claim] = [
                     "0.05 below the same D untrained's, seeds 0-2",
           rule='exact', metric='appD.rank_excess', op='<', threshold='appD.rank_excess.bar',
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
-          why="D_{16,48} on 9 photos at 16x16 (seeds 0-2, final loss {appD.final_loss:.0e}, r_min 192): sigma_{m+1} / sigma_1 = "
+          why="App. D's D_{a,b} (a, b: the departures table) on one photo per class at {image_size}x{image_size} (seeds 0-2, "
+              "final loss {appD.final_loss:.0e}): sigma_{m+1} / sigma_1 = "
               "{appD.rank_excess:.2f} (untrained {appD.rank_excess.untrained:.2f}), numerical rank {appD.rank} against dim "
               "span X = {appD.dim_span}; "
               "{appD.stored} eigenpairs store an image, the top ones lie outside span X. In a probe outside the "
@@ -135,7 +136,8 @@ CLAIMS: list[Claim] = [
           rule='exact', metric='appD.near1_error', op='<', threshold=0.5,
           expect={"quick": NR, "paper": R}, fit=(sec5_fit("appD"),),
           why="{appD.near1} eigenvalues lie within the window of magnitude 1 for {appD.dim_span} images, and the top "
-              "eigenvalues lie outside span X (D_{16,48} at 16x16, seeds 0-2, final loss {appD.final_loss:.0e})"),
+              "eigenvalues lie outside span X (App. D's D_{a,b} at {image_size}x{image_size}, seeds 0-2, final loss "
+              "{appD.final_loss:.0e})"),
     Claim('p3.appD_svd_truncation', 3, 'App. D / Table 1',
           quote='From this table it is evident that only the top 500, 900, and 750 components were necessary to '
                 'achieve low training error.',
@@ -162,7 +164,8 @@ CLAIMS: list[Claim] = [
                           "paper profiles' net, trained 1500-5000 steps) was far from a point map on average, let alone "
                           "on its worst input; at quick's size neither larger nets, nor training on past loss 1e-3, nor "
                           "the text's initialization or other slopes made it one (the why)"},
-          why="NLD_{16,48} at 16x16 (seeds 0-2, final loss {fig7.NLD.final_loss:.0e}) is not a point map: mean corr to the training "
+          why="NLD_{a,b} (a, b: the departures table) at {image_size}x{image_size} (seeds 0-2, final loss "
+              "{fig7.NLD.final_loss:.0e}) is not a point map: mean corr to the training "
               "image {fig7.NLD.corr_to_train:.2f} on average (photos and square {fig7.NLD.corr_to_train_realistic:.2f}, "
               "noise {fig7.NLD.corr_to_train_noise:.2f}; untrained {fig7.NLD.corr_to_train.untrained:.2f}), "
               "{fig7.NLD.min_corr_to_train:.2f} for the worst input. In probes outside "
@@ -186,7 +189,7 @@ CLAIMS: list[Claim] = [
           basis={"paper": f"expected not reproduced: full and paper train NLD_{{128,128}} at 32x32, which in {AT_32} was "
                           "not a point map for one training image (p3.fig7_nld_point_map); with 10 images, and 'always' "
                           "read as the worst input, nothing measured suggests it maps every input to one of them"},
-          why="NLD_{16,48} on 9 photos (seeds 0-2, final loss {fig8.final_loss:.0e}): mean best corr with a training image "
+          why="NLD_{a,b} on one photo per class (seeds 0-2, final loss {fig8.final_loss:.0e}): mean best corr with a training image "
               "{fig8.nearest_train_corr:.2f} on average, {fig8.min_nearest_train_corr:.2f} for the worst input (untrained "
               "{fig8.min_nearest_train_corr.untrained:.2f}; outputs nearest to {fig8.distinct_train_images} of the training "
               "images); NLD is not a point map at quick scale (p3.fig7_nld_point_map)"),
@@ -276,11 +279,11 @@ WHY_QUICK = {
                        "{fig6.D.k2.rank_excess.untrained:.2f} untrained to {fig6.D.k2.rank_excess:.3f}: numerical rank "
                        "{fig6.D.k2.rank} at the notebook's cutoff (RANK_RTOL), 'roughly' rank 2 in the "
                        "paper's word but not within the rule's bar" + _TEXT_D % 2,
-    "p3.fig7_nlnd_not_point_map": "NLND_{16,48} (seeds 0-2, PyTorch's default) fits its image (final loss "
+    "p3.fig7_nlnd_not_point_map": "NLND_{a,b} (seeds 0-2, PyTorch's default) fits its image (final loss "
                                   "{fig7.NLND.final_loss:.0e}) and maps its inputs to that image as NLD does: corr "
                                   "with the training image {fig7.NLND.corr_to_train:.2f}, with its own input "
                                   "{fig7.NLND.corr_to_input:.2f}",
-    "p3.fig8_outputs_are_train_images": "NLD_{16,48} on 9 photos (seeds 0-2, PyTorch's default) fits them (final loss "
+    "p3.fig8_outputs_are_train_images": "NLD_{a,b} on one photo per class (seeds 0-2, PyTorch's default) fits them (final loss "
                                         "{fig8.final_loss:.0e}) but sends {fig8.frac_is_a_train_image:%} of the 14 "
                                         "inputs to one of them: mean best corr with a training image "
                                         "{fig8.nearest_train_corr:.2f}, {fig8.min_nearest_train_corr:.2f} for the "
