@@ -12,8 +12,12 @@ seeds and 1e-3 does not; otherwise 1e-3 stays and the notebook's departures row 
 are then judged on seeds 0-2, which this probe does not read.
 
 Run: `.venv/bin/python benchmarks/probes/paper3_d32_rate.py [--profile full] [--steps 2000]
-[--out benchmarks/probes/measured/paper3_d32_rate.json]` (about 10 minutes on an idle 2-core CPU at full; the
+[--out benchmarks/probes/measured/paper3_d32_rate.json]` (2.5 minutes on an idle 2-core CPU at full, session 22; the
 trainings are cached under results/probe-p3-rate/cache, so a second run only reads them).
+
+Measured (session 22, benchmarks/probes/measured/paper3_d32_rate.json): neither rate fits D on every probe seed. After
+2,000 iterations lr 1e-3 ends at 5.1 / 4.9 / 4.9 % of the zero prediction's loss and 1e-4 at 5.8 / 5.2 / 5.2 %: D at
+32x32 plateaus at about the fit gate under either rate. The rule keeps 1e-3.
 """
 from __future__ import annotations
 
