@@ -1,7 +1,7 @@
 """The modes of the session's run context (`memlib.harness.context.current()`, read at each call, never cached):
 `max_steps` (the untrained audit caps every training), `planning` (trainings are listed, not run; the science's
-costly evaluations are handed one input for all, `harness.plan.substitute_evaluations`) and `headless` (a notebook executed by
-`python -m memlib run`, which no one watches). `python -m memlib run`, `plan` and `run --engine ray` pass them to
+costly evaluations are handed one input for all, `harness.plan.substitute_evaluations`) and `headless` (a notebook
+executed by `python -m memlib run`, which no one watches). `python -m memlib run`, `plan` and `run --engine ray` pass them to
 the notebook as parameters, and `Run(...)` puts them in the context.
 """
 from __future__ import annotations
@@ -49,4 +49,3 @@ def headless() -> bool:
     progress bars are plain text and explorers draw one static figure instead of live widgets
     (ipywidgets' comm traffic can stall nbclient's execution: jupyter/nbclient#312)."""
     return current().headless
-
