@@ -4,6 +4,7 @@
 #   ./run_all.sh [run] [--profile smoke|quick|full|paper] [--device auto|cpu|cuda] [--only NAME] [--data-root DIR]
 #                [--against BASELINE]       every notebook, then the report (exit 1 on a regression)
 #                [--engine ray [--address auto|HOST:PORT]]   train the plan on Ray first (MEMLIB_EXTRAS=ray)
+#                [--only 03 --part sec6 ...]   one notebook's set-up and the sections named (README)
 #   ./run_all.sh plan [--profile P]         every training the notebooks ask for, with its estimated cost
 #   ./run_all.sh test [pytest args]         the test suite (includes every notebook under the smoke profile);
 #                                           `./run_all.sh test --device cuda`: its GPU mode (device-sensitive

@@ -206,3 +206,32 @@ def _close(a, b, rel=1e-9):
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b or abs(a - b) <= rel * max(abs(a), abs(b)) or (a != a and b != b)
     return a == b
+
+
+@pytest.mark.device
+def test_a_run_of_some_parts_measures_them_as_the_whole_notebook_does(smoke_results, suite_device, tmp_path):
+    """`run --only 03 --part sec6 --part unet` (memlib.harness.parts): the set-up and those two sections only, trained
+    from its own empty cache, log exactly the whole smoke run's numbers for them and nothing of the skipped sections;
+    parts.json says what ran, and the report names the run as partial."""
+    import os
+    whole, proc = smoke_results
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    name = "03_downsampling_eigenvectors"
+    out = tmp_path / "parts"
+    env = {k: v for k, v in os.environ.items() if k != "MEMLIB_CACHE"}     # its own cache: it trains what it needs
+    part = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--device", suite_device,
+                           "--only", "03", "--part", "sec6", "--part", "unet", "--results-dir", str(out)],
+                          env=env, capture_output=True, text=True, timeout=900)
+    assert part.returncode == 0, part.stdout[-2000:] + part.stderr[-2000:]
+    ours = decode(json.loads((out / "smoke" / name / "metrics.json").read_text()))
+    theirs = decode(json.loads((whole / "smoke" / name / "metrics.json").read_text()))
+    sections = ("fig7.", "fig8.", "fig11.", "fig1.")
+    mine = {k: v for k, v in ours.items() if k.startswith(sections)}
+    assert mine and mine == {k: v for k, v in theirs.items() if k.startswith(sections)}
+    assert not any(k.startswith(("fig2.", "fig3.", "fig6.", "appD.")) for k in ours)      # the skipped parts
+    assert json.loads((out / "smoke" / name / "parts.json").read_text()) == {
+        "parts": ["sec6", "unet"], "skipped": ["fig2_3", "fig5_6", "appD"]}
+    assert "A run of some parts (`run --part`): sec6, unet" in (out / "smoke" / "report.md").read_text()
+    bad = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--only", "03", "--part",
+                          "fig9", "--results-dir", str(tmp_path / "bad")], capture_output=True, text=True, timeout=300)
+    assert bad.returncode != 0 and "fig9" in bad.stderr and "sec6" in bad.stderr and "Traceback" not in bad.stderr

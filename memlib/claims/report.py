@@ -68,7 +68,8 @@ def load_results(results_dir, profile: str) -> dict:
         metrics = _read_json(path) if prov is not None else None
         failed = _read_json(base / nb / "failed.json", obj=True)
         out[nb] = {"metrics": None if metrics is None else decode(metrics, where=path), "provenance": prov,
-                   "failed": None if failed is None else failed.get("reason", "failed")}
+                   "failed": None if failed is None else failed.get("reason", "failed"),
+                   "parts": _read_json(base / nb / "parts.json", obj=True)}   # a run of some parts (run --part)
     return out
 
 
@@ -104,6 +105,8 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
         row = evaluate(c, entry.get("metrics"), profile)
         if entry.get("failed") and entry.get("metrics") is None:
             row["reason"] = f"the notebook failed: {entry['failed']}"
+        if entry.get("metrics") is not None:
+            row = skipped_part(row, entry.get("parts"), c.notebook)
         off = off_ledger_data(entry.get("provenance"), profile, c.notebook)
         if off and row["regression"]:
             row["regression"] = False
@@ -111,6 +114,16 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
                 f"the ledger expects {row['expected']} on other data ({off}): not counted as a regression"
         rows.append(row)
     return rows
+
+
+def skipped_part(row: dict, parts: dict | None, notebook: str) -> dict:
+    """A claim that a run of some parts (`run --part`, its parts.json as `parts`) did not measure: not run, and not a
+    regression (its section was left out on purpose)."""
+    if parts and row["outcome"] == NOT_RUN and row["regression"]:
+        row["regression"] = False
+        row["reason"] = (f"not measured: this run executed only the part(s) {', '.join(parts.get('parts', []))} "
+                         f"of {notebook} (run --part; skipped: {', '.join(parts.get('skipped', [])) or 'none'})")
+    return row
 
 
 def off_ledger_data(provenance: dict | None, profile: str, notebook: str) -> str:
@@ -200,7 +213,8 @@ def build(claims, results_dir, profile: str, *, against=None) -> dict:
     return {"profile": profile, "device": _device_line(results), "counts": counts(counted), "per_paper": per_paper,
             "sanity": counts([r for r in rows if r["about"] == "sanity"]), "regressions": regs,
             "comparison": comparison, "claims": rows,
-            "notebooks": {nb: {"metrics": e["metrics"], "provenance": e["provenance"]} for nb, e in results.items()}}
+            "notebooks": {nb: {"metrics": e["metrics"], "provenance": e["provenance"], "parts": e.get("parts")}
+                          for nb, e in results.items()}}
 
 
 def render(report: dict) -> str:
@@ -243,6 +257,10 @@ def render(report: dict) -> str:
         prov = (report.get("notebooks", {}).get(nb) or {}).get("provenance")
         if data_line(prov):
             text += ["", data_line(prov) + "."]
+        parts = (report.get("notebooks", {}).get(nb) or {}).get("parts")
+        if parts:
+            text += ["", f"A run of some parts (`run --part`): {', '.join(parts.get('parts', []))}; skipped: "
+                     f"{', '.join(parts.get('skipped', [])) or 'none'} (their claims are not run)."]
         if (prov or {}).get("departures"):
             text += ["", departures_markdown(prov["departures"], report["profile"])]
         if off_ledger_data(prov, report["profile"], nb):

@@ -58,6 +58,9 @@ def parser() -> argparse.ArgumentParser:
             p.add_argument("--address", default=None,
                            help="with --engine ray: a running cluster (auto, or HOST:PORT); default: a local Ray")
             p.add_argument("--ray-cpus", type=int, default=None, help="CPUs of the local Ray (default: all)")
+            p.add_argument("--part", action="append", default=None,
+                           help="with --only and one notebook: run its set-up and this part only (repeatable; e.g. "
+                                "--only 03 --part sec6 --part unet); the other parts' claims are reported not run")
     p = sub.add_parser("plan", help="list every training of the notebooks with its estimated cost")
     p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
     p.add_argument("--only", action="append", help="one notebook (repeatable): name or number")

@@ -15,6 +15,7 @@ from pathlib import Path
 import torch
 
 from .. import claims
+from ..harness import parts as _parts
 from ..harness import plan as _plan
 from ..harness.context import RunContext, activate, cache_folder
 from ..data import default_root, holds
@@ -74,6 +75,19 @@ def check_run_inputs(args) -> None:
             raise MemlibError("--untrained trains nothing: it has no plan for --engine ray to run")
     if args.against is not None:
         check_baseline(args.against, args.profile)
+    if getattr(args, "part", None):
+        names = resolve_names(args.only)
+        if not args.only or len(names) != 1:
+            raise MemlibError("--part names a section of one notebook: give that notebook with --only (e.g. --only 03 "
+                              "--part sec6)")
+        if engine == "ray" or args.untrained:
+            raise MemlibError("--part runs with the notebook engine and trains: leave out --engine ray and --untrained")
+        _parts.check_parts(read_notebook(names[0]), args.part, names[0])
+
+
+def read_notebook(name: str) -> dict:
+    """A reproduction notebook's JSON."""
+    return json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())
 
 
 def run(args) -> int:
@@ -116,12 +130,19 @@ def run(args) -> int:
         stage.mkdir(parents=True)
         # run.Run writes into the stage (its run_dir), swapped in when the notebook ends
         params = notebook_parameters(args, results, cache, stage, max_steps=max_steps)
-        print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device})", flush=True)
+        source = str(NOTEBOOK_DIR / f"{name}.ipynb")
+        if getattr(args, "part", None):     # its set-up and the chosen parts; parts.json says which were skipped
+            import nbformat
+            whole = read_notebook(name)
+            source = nbformat.from_dict(_parts.select(whole, args.part))
+            atomic_write_text(stage / _parts.RECORD, json.dumps(_parts.record(args.part, whole), indent=1) + "\n")
+        print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device}"
+              + (f"; parts {', '.join(args.part)} only" if getattr(args, "part", None) else "") + ")", flush=True)
         t0 = time.perf_counter()
         reason = None
         try:
             try:
-                pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(stage / f"{name}.ipynb"),
+                pm.execute_notebook(source, str(stage / f"{name}.ipynb"),
                                     parameters=params, kernel_name=kernel, cwd=str(workdir()),
                                     execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty(),
                                     kernel_manager_class=kernel_manager)   # its stderr quiet once stopped
@@ -150,6 +171,8 @@ def run(args) -> int:
             print(f"  {name} {reason}\n  full traceback in {final / (name + '.ipynb')}", flush=True)
             continue
         rows = claims.evaluate_notebook(name, read_metrics(final), args.profile)
+        if getattr(args, "part", None):      # the skipped parts' claims: not run, not regressions
+            rows = [claims.report.skipped_part(r, _parts.record(args.part, read_notebook(name)), name) for r in rows]
         print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {summary(rows)}", flush=True)
     if args.untrained:
         return untrained_audit(results, args.profile) or (1 if failed else 0)

@@ -1,0 +1,56 @@
+"""A notebook's parts: the sections one run may execute alone (`python -m memlib run --only 03 --part sec6`).
+
+A long profile on a small machine can outlast a session whose model cache does not survive it (notebook 03 at `full`
+on two CPU cores takes more than three hours); `--part` runs the set-up and the named sections only, so the sections a
+stopped run did not reach are measured on their own. A code or markdown cell tagged `part:NAME` belongs to part NAME;
+an untagged cell (parameters, set-up, data, the cheap first sections, the claims) runs in every run. A cell with
+several part tags reads several sections (a summary) and runs only when every one of them is chosen.
+
+The parts are chosen so that a part's numbers do not depend on which other parts ran: nothing a part computes is read
+by another part or by an untagged cell, and no random stream an untagged cell draws from is drawn in a part
+(tests/test_parts.py runs notebook 03 at smoke both ways and compares the metrics). A run of some parts writes
+`parts.json` (what ran, what was skipped) into its folder; the report shows the skipped parts' claims as not run,
+not as regressions.
+"""
+from __future__ import annotations
+
+import copy
+
+from ..runtime import MemlibError
+
+TAG = "part:"
+RECORD = "parts.json"          # in a run's folder: {"parts": [chosen], "skipped": [the others]}
+
+
+def cell_parts(cell) -> list[str]:
+    """The parts a cell belongs to (its `part:NAME` tags); [] for a cell every run executes."""
+    return [t[len(TAG):] for t in (cell.get("metadata", {}).get("tags") or []) if t.startswith(TAG)]
+
+
+def parts_of(nb) -> list[str]:
+    """A notebook's parts, in the order they first appear."""
+    out: list[str] = []
+    for cell in nb["cells"]:
+        out += [p for p in cell_parts(cell) if p not in out]
+    return out
+
+
+def check_parts(nb, chosen: list[str], name: str) -> None:
+    """One line (MemlibError) when a chosen part is not one of the notebook's."""
+    known = parts_of(nb)
+    unknown = [p for p in chosen if p not in known]
+    if unknown:
+        raise MemlibError(f"--part {', '.join(unknown)}: notebook {name} has "
+                          + (f"the parts {', '.join(known)}" if known else "no parts (it runs whole)"))
+
+
+def select(nb, chosen: list[str]):
+    """A copy of the notebook holding the untagged cells and those whose parts are all in `chosen`."""
+    out = copy.deepcopy(nb)
+    out["cells"] = [c for c in out["cells"] if all(p in chosen for p in cell_parts(c))]
+    return out
+
+
+def record(chosen: list[str], nb) -> dict:
+    """What `parts.json` holds for a run of `chosen`."""
+    return {"parts": list(chosen), "skipped": [p for p in parts_of(nb) if p not in chosen]}
