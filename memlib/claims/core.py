@@ -72,8 +72,10 @@ LEDGER_COLUMNS = ("quick", "full", "paper")   # full: its own entry where given,
 LEDGER_DATA = {"quick": {"mnist": "mnist", "cifar10": "photos"}, "full": {"mnist": "mnist", "cifar10": "cifar10"},
                "paper": {"mnist": "mnist", "cifar10": "cifar10"}}
 # Where one notebook's column was measured on other data than the rest (profile -> notebook -> {paper's set: set
-# read}). Paper 4's full column: MNIST where the paper reads CIFAR-10 (session 19; claims/paper4.MEASURED_FULL).
-LEDGER_DATA_BY_NOTEBOOK: dict = {"full": {"04_rho_dynamics": {"cifar10": "mnist"}}}
+# read}). Paper 4's full column: MNIST where the paper reads CIFAR-10 (session 19; claims/paper4.MEASURED_FULL). Paper
+# 3's: the embedded photos at 32x32, CIFAR-10 being on no machine that ran it (sessions 22-23; claims/paper3.HOW_FULL).
+LEDGER_DATA_BY_NOTEBOOK: dict = {"full": {"04_rho_dynamics": {"cifar10": "mnist"},
+                                          "03_downsampling_eigenvectors": {"cifar10": "photos"}}}
 
 
 def ledger_data(profile: str, notebook: str) -> dict:
