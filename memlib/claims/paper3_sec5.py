@@ -348,7 +348,7 @@ MEASURED_FULL = {
                          "numerical rank 81 / 76 / 78 against dim span X = 9"),
     "p3.appD_near1_count": (NR, "16 / 15 / 18 eigenvalues within the window of magnitude 1 for 9 images (a count off by "
                                 "7 / 6 / 9; untrained 9 / 9 / 9), 2 / 2 / 3 of them storing an image"),
-    "p3.fig7_nld_point_map": (NR, "NLD_{128,128} (`run --part sec6`, 21 idle minutes for Sec. 6) fits its image and "
+    "p3.fig7_nld_point_map": (NR, "NLD_{128,128} (`run --part sec6`: 21 minutes for Sec. 6, 1.5 of them beside single-thread tests) fits its image and "
                                   "maps 6 of the 7 inputs to it on every seed (86 %, the rule's `every` asks 90 %): mean "
                                   "corr 0.90 / 0.91 / 0.92 (noise 0.96-0.98, photos and square 0.87-0.90), worst input "
                                   "0.50 / 0.57 / 0.61 (untrained 0.15 / -0.06 / -0.09)"),
@@ -360,7 +360,7 @@ MEASURED_FULL = {
     "p3.fig11_inits_point_map": (NR, "mean corr to the training image 0.85-0.90 from Xavier uniform and normal, "
                                      "0.55-0.66 from Kaiming uniform and 0.51-0.59 from Kaiming normal (untrained "
                                      "-0.17 to 0.14): the worst init 0.59 / 0.51 / 0.55 against the bar 0.8"),
-    "p3.fig1_unet_point_map": (R, "the U-Net (4 levels x 128 channels, 32x32; `run --part unet`, 4 idle minutes) fits its "
+    "p3.fig1_unet_point_map": (R, "the U-Net (4 levels x 128 channels, 32x32; `run --part unet`, 4 minutes) fits its "
                                   "image (loss 7e-5 / 1e-6 / 1e-5 of the zero prediction's) and maps every test input "
                                   "to it: mean corr 0.9998 / 0.9999 / 0.9999, worst input 0.9995 (untrained 0.24 / "
                                   "0.21 / 0.51)"),

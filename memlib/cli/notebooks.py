@@ -130,12 +130,12 @@ def run(args) -> int:
         stage.mkdir(parents=True)
         # run.Run writes into the stage (its run_dir), swapped in when the notebook ends
         params = notebook_parameters(args, results, cache, stage, max_steps=max_steps)
-        source = str(NOTEBOOK_DIR / f"{name}.ipynb")
+        source, part_record = str(NOTEBOOK_DIR / f"{name}.ipynb"), None
         if getattr(args, "part", None):     # its set-up and the chosen parts; parts.json says which were skipped
             import nbformat
             whole = read_notebook(name)
-            source = nbformat.from_dict(_parts.select(whole, args.part))
-            atomic_write_text(stage / _parts.RECORD, json.dumps(_parts.record(args.part, whole), indent=1) + "\n")
+            source, part_record = nbformat.from_dict(_parts.select(whole, args.part)), _parts.record(args.part, whole)
+            atomic_write_text(stage / _parts.RECORD, json.dumps(part_record, indent=1) + "\n")
         print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device}"
               + (f"; parts {', '.join(args.part)} only" if getattr(args, "part", None) else "") + ")", flush=True)
         t0 = time.perf_counter()
@@ -171,8 +171,7 @@ def run(args) -> int:
             print(f"  {name} {reason}\n  full traceback in {final / (name + '.ipynb')}", flush=True)
             continue
         rows = claims.evaluate_notebook(name, read_metrics(final), args.profile)
-        if getattr(args, "part", None):      # the skipped parts' claims: not run, not regressions
-            rows = [claims.report.skipped_part(r, _parts.record(args.part, read_notebook(name)), name) for r in rows]
+        rows = [claims.report.skipped_part(r, part_record, name) for r in rows]   # a skipped part's: not regressions
         print(f"  done in {time.perf_counter() - t0:.0f} s; claims: {summary(rows)}", flush=True)
     if args.untrained:
         return untrained_audit(results, args.profile) or (1 if failed else 0)

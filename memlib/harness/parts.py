@@ -1,14 +1,15 @@
 """A notebook's parts: the sections one run may execute alone (`python -m memlib run --only 03 --part sec6`).
 
 A long profile on a small machine can outlast a session whose model cache does not survive it (notebook 03 at `full`
-on two CPU cores takes more than three hours); `--part` runs the set-up and the named sections only, so the sections a
+on two CPU cores takes about 2.4 hours); `--part` runs the set-up and the named sections only, so the sections a
 stopped run did not reach are measured on their own. A code or markdown cell tagged `part:NAME` belongs to part NAME;
 an untagged cell (parameters, set-up, data, the cheap first sections, the claims) runs in every run. A cell with
 several part tags reads several sections (a summary) and runs only when every one of them is chosen.
 
 The parts are chosen so that a part's numbers do not depend on which other parts ran: nothing a part computes is read
-by another part or by an untagged cell, and no random stream an untagged cell draws from is drawn in a part
-(tests/test_parts.py runs notebook 03 at smoke both ways and compares the metrics). A run of some parts writes
+by another part or by an untagged cell (tests/test_parts.py reads every cell's syntax tree), and a random stream the
+set-up draws from is drawn by one part only, after the set-up's last draw (tests/test_notebooks.py runs notebook 03's
+`sec6` and `unet` parts alone at smoke and compares their metrics with the whole run's). A run of some parts writes
 `parts.json` (what ran, what was skipped) into its folder; the report shows the skipped parts' claims as not run,
 not as regressions.
 """
