@@ -223,7 +223,8 @@ CLAIMS: list[Claim] = [
 # Both read the embedded photos at 32x32: CIFAR-10 was on neither machine (claims.core.LEDGER_DATA_BY_NOTEBOOK).
 HOW_FULL = ("session 23's full runs of notebook 03 (seeds 0-2, the embedded photos at 32x32 in place of CIFAR-10, "
             "2026-11-28, cold, on an idle 2-core Intel Xeon with AVX512 kernels): the whole notebook through App. D's "
-            "first band, then its Sec. 6 and U-Net parts alone (run --part); session 22's run on a 2-core AMD EPYC "
+            "first band, then its Sec. 6 and U-Net parts alone (run --part); App. D's both bands by session 24's "
+            "run --part appD on the same kind of machine (2026-11-28, 69 min); session 22's run on a 2-core AMD EPYC "
             "with AVX2 kernels gave the same outcomes where both reached")
 _D_UNFIT = ("at 32x32 Sec. 3's 2,000 Adam iterations (lr 1e-3, ours) leave D at 4.99 / 4.95 / 5.01 % of the zero "
             "prediction's loss, so the fit gate (5 %) fails on seed 2 by 0.01 point; on session 22's AMD CPU the same "

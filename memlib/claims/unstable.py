@@ -2,8 +2,9 @@
 
 `baselines/quick-cpu.json` is the quick profile run four times (`memlib.harness.envelope`: base, two disjoint seed
 shifts (seed+1 and seed+2 until session 16, whose bands overlapped; seeds+10 and seeds+20 since) and one thread with
-AVX2 kernels; notebooks 02-04 as built 2026-11-26; notebook 01 rebuilt 2026-11-27 (sessions 20-21) from its three
-disjoint seed bands, base, seeds+10 and seeds+20, its one-thread run to follow). A claim that took more than one outcome there depends on the
+AVX2 kernels; notebooks 02-03 as built 2026-11-26; notebook 01 rebuilt 2026-11-27 (sessions 20-21) from its three
+disjoint seed bands, base, seeds+10 and seeds+20, its one-thread run to follow; notebook 04 rebuilt 2026-11-28
+(session 24) from all four, its seed bands disjoint). A claim that took more than one outcome there depends on the
 seed or the arithmetic, not on the paper: the ledger expects it *unstable* at quick (shown with the outcome
 a run took, never counted as reproduced). Its `why` gains the reason and what would settle it. The test
 `test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with` keeps this list and the envelope equal.
@@ -74,25 +75,11 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "the U-Net's worst seed lies near its bar (the band's smallest point-map correlation "
         "{fig1.unet.point_map_corr} here) and another seed band lands on the other side; settled by more seeds or the "
         "paper's 32x32 images",
-    "p4.none_init_dependent":
-        "in the committed envelope (built 2026-11-26, before paper 4 took its text's settings in session 18) the "
-        "margin ratio between the smallest and the largest initial norm without BatchNorm varied several-fold across "
-        "seeds, so one seed band fell below the bar; under the text's norms the largest (30) diverges at quick, so the "
-        "ratio is not measured (its value here: {init.none.margin_small_over_large}); the envelope is rebuilt for the "
-        "new recipe once the recipes settle",
-    "p4.nc3_falls_bnwd":
-        "NC3 dips to a minimum within the first epochs and rises before it falls through the terminal phase; a seed whose "
-        "training error first vanishes at that dip ends above its TPT value ({band.bnwd.nc3_end_over_tpt} here), and "
-        "the seed bands holding such a seed fail; settled by more seeds or a terminal phase that starts after the dip",
-    "p4.fig11_min_margin_small_init":
-        "in the committed envelope (built 2026-11-26, before paper 4 took its text's settings in session 18) the "
-        "smallest margin from the small initial norm exceeded the large one's for every seed, but the ratio varied "
-        "several-fold, so the band's margin held for some seed bands only; under the text's norms the largest (30) "
-        "diverges at quick (its value here: {init.none.min_margin_small_over_large}); the envelope is rebuilt for the "
-        "new recipe once the recipes settle",
-    "p4.obs3_bnwd":
-        "the test-error gap between the small and large initial norms is one or two of the test images per seed "
-        "({obs3.bnwd.error_gap} here), so the band's margin decides; settled by a larger test set or more seeds",
+    "p4.obs2_average_margin":
+        "a sanity check (Observation 2's average margin follows from eq. 5 once the runs fit): the mean-margin ratio "
+        "of the smallest-rho_eq run over the largest's is above 1 on 11 of the envelope's 12 seeds and just below it "
+        "on one (seeds 20-22), whose band then fails ({init.bnwd.obs2_mean_margin_ratio:.2f} here); its runs do not "
+        "all fit at quick either (p4.obs1_bnwd); settled by a recipe under which they fit",
 }
 
 

@@ -175,10 +175,12 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
         by_name[v["name"]] = {**v, "arithmetic": {**prev.get("arithmetic", {}), **v["arithmetic"]},
                               "wall_s": round(prev.get("wall_s", 0.0) + v["wall_s"], 1)}
     ids = {c.id for c in claims.CLAIMS if c.notebook in names}
+    known = {c.id for c in claims.CLAIMS}        # a claim since removed leaves the envelope with its notebook's rebuild
     merged["envelope"] = {
         "variations": list(by_name.values()),
         "metrics": {**{nb: m for nb, m in oe.get("metrics", {}).items() if keep(nb)}, **env["metrics"]},
-        "outcomes": {**{c: o for c, o in oe.get("outcomes", {}).items() if c not in ids}, **env["outcomes"]},
+        "outcomes": {**{c: o for c, o in oe.get("outcomes", {}).items() if c in known and c not in ids},
+                     **env["outcomes"]},
         "seeds": {**{nb: m for nb, m in oe.get("seeds", {}).items() if keep(nb)}, **env["seeds"]},
         "built": {**oe.get("built", {}), **{nb: time.strftime("%Y-%m-%d") for nb in names}}}
     return merged

@@ -1,8 +1,8 @@
 """A notebook's parts: the sections one run may execute alone (`python -m memlib run --only 03 --part sec6`).
 
 A long profile on a small machine can outlast a session whose model cache does not survive it (notebook 03 at `full`
-on two CPU cores takes about 2.4 hours); `--part` runs the set-up and the named sections only, so the sections a
-stopped run did not reach are measured on their own. A code or markdown cell tagged `part:NAME` belongs to part NAME;
+on two CPU cores takes about 2 h 16 min, measured part by part in sessions 23-24); `--part` runs the set-up and the
+named sections only, so the sections a stopped run did not reach are measured on their own. A code or markdown cell tagged `part:NAME` belongs to part NAME;
 an untagged cell (parameters, set-up, data, the cheap first sections, the claims) runs in every run. A cell with
 several part tags reads several sections (a summary) and runs only when every one of them is chosen.
 
