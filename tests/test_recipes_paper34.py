@@ -212,3 +212,33 @@ def test_each_section_of_paper_3_is_judged_on_one_reading_of_its_initialization_
             assert by_id[claim].metric == keys[0].format(init="").split(":")[0], (label, claim)
     assert "**{fig6.D.k1.rank_excess:.3f}**" in table and "{fig6.text_init.D.k1.rank_excess:.3f}" in table
     assert "**{fig2.D.point_map_corr:.2f}**" in table and "{fig2.pytorch_init.D.point_map_corr:.2f}" in table
+
+
+def test_the_paper4_updates_probe_applies_its_written_rule(monkeypatch, tmp_path):
+    """benchmarks/probes/paper4_updates.py (issue 42): a run passes with margin only without divergence, with no
+    training digit misclassified and below half the fit gate; the choice is the smallest count every run passes,
+    else the count most runs pass, ties to the cheaper."""
+    import importlib.util
+    import sys
+    monkeypatch.setenv("MEMLIB_CACHE", str(tmp_path / "cache"))     # the probe sets its own cache only by default
+    probes = Path(__file__).resolve().parents[1] / "benchmarks" / "probes"
+    monkeypatch.syspath_prepend(str(probes))
+    spec = importlib.util.spec_from_file_location("paper4_updates_probe", probes / "paper4_updates.py")
+    probe = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(probe)
+    sys.modules.pop("paper4_recipe", None)
+
+    def row(u, *, errors=0, loss=0.01, diverged=False):
+        return dict(regime="bnwd", updates=u, diverged=diverged, train_errors=errors, loss_ratio=loss, wall_s=1.0)
+
+    assert probe.passes_with_margin(row(4000))
+    assert not probe.passes_with_margin(row(4000, loss=0.03))           # past the gate (5 %), not past its half
+    assert not probe.passes_with_margin(row(4000, errors=1))
+    assert not probe.passes_with_margin(row(4000, diverged=True))
+    rows = [row(4000, errors=1), row(4000), row(8000), row(8000), row(16000), row(16000)]
+    assert probe.choose(rows, "bnwd", (4000, 8000, 16000))[0] == 8000   # the smallest count every run passes
+    rows = [row(4000, errors=1), row(4000), row(8000, loss=0.04), row(8000), row(16000, errors=2), row(16000)]
+    assert probe.choose(rows, "bnwd", (4000, 8000, 16000))[0] == 4000   # none passes all: most, ties to the cheaper
+    rows[0] = row(4000, errors=1, diverged=True)
+    rows[4] = row(16000)
+    assert probe.choose(rows, "bnwd", (4000, 8000, 16000))[0] == 16000
