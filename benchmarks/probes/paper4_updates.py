@@ -29,8 +29,8 @@ The rule, written (session 24) before any of its runs:
   the envelope's part for notebook 04 is rebuilt after the change (four runs, about 10-30 minutes).
 
 Run: `.venv/bin/python benchmarks/probes/paper4_updates.py [--out benchmarks/probes/measured/paper4_updates.json]`
-(one thread, as the recipe's probe; about 30-45 minutes on an idle 2-core CPU, by the recipe probe's 10-20 s a run at
-4,000 updates). It trains into its own cache (results/probe-p4/cache), prints one line per run and writes the runs,
+(one thread, as the recipe's probe; about 15 minutes on an idle 2-core CPU, scaled from its `--smoke` run: 30 s for a
+tenth of each count on one seed, session 24). It trains into its own cache (results/probe-p4/cache), prints one line per run and writes the runs,
 the per-count summary and the choice as JSON. `--smoke` runs one seed at a tenth of each count (a check of the code,
 not a measurement).
 """
