@@ -111,24 +111,29 @@ def test_summarize_takes_the_range_of_band_means_and_each_variations_outcome():
 
 
 def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():
-    """A rebuilt notebook's outcomes replace its old ones; another notebook's stay; a claim that no longer exists
-    (its id in no module of memlib/claims) leaves the envelope instead of lingering under the old variations."""
+    """A rebuilt notebook's outcomes and wall times replace its old ones; another notebook's stay; a claim that no
+    longer exists (its id in no module of memlib/claims) leaves the envelope instead of lingering under the old
+    variations."""
     nb4, nb2 = claims.NOTEBOOKS[4], claims.NOTEBOOKS[2]
     p4 = next(c.id for c in claims.CLAIMS if c.notebook == nb4)
     p2 = next(c.id for c in claims.CLAIMS if c.notebook == nb2)
     old = {"notebooks": {nb4: {}, nb2: {}}, "claims": [],
-           "envelope": {"variations": [{"name": "base", "arithmetic": {nb4: {}, nb2: {}}, "wall_s": 10.0}],
+           "envelope": {"variations": [{"name": "base", "arithmetic": {nb4: {}, nb2: {}}, "wall_s": 17.0,
+                                        "wall_s_by_notebook": {nb4: 10.0, nb2: 7.0}}],
                         "metrics": {nb4: {"a": [0, 1]}, nb2: {"b": [0, 1]}},
                         "outcomes": {p4: {"base": "reproduced"}, p2: {"base": "reproduced"},
                                      "p4.removed_long_ago": {"base": "reproduced"}},
                         "seeds": {}, "built": {}}}
     new = {"notebooks": {nb4: {}}, "claims": []}
-    env = {"variations": [{"name": "base", "arithmetic": {nb4: {}}, "wall_s": 5.0}], "metrics": {nb4: {"a": [2, 3]}},
+    env = {"variations": [{"name": "base", "arithmetic": {nb4: {}}, "wall_s": 5.0, "wall_s_by_notebook": {nb4: 5.0}}],
+           "metrics": {nb4: {"a": [2, 3]}},
            "outcomes": {p4: {"base": "not reproduced"}}, "seeds": {}}
     merged = envelope._merge(old, new, [nb4], env)["envelope"]
     assert merged["outcomes"] == {p4: {"base": "not reproduced"}, p2: {"base": "reproduced"}}
     assert merged["metrics"] == {nb2: {"b": [0, 1]}, nb4: {"a": [2, 3]}}
-    assert merged["variations"][0]["wall_s"] == 15.0
+    # the rebuilt notebook's wall time replaces its old one (it used to be added to it)
+    assert merged["variations"][0]["wall_s_by_notebook"] == {nb4: 5.0, nb2: 7.0}
+    assert merged["variations"][0]["wall_s"] == 12.0
 
 
 def test_evaluate_counts_the_seeds_a_claim_was_judged_on():

@@ -352,8 +352,8 @@ MEASURED_FULL = {
     "p3.appD_near1_count": (NR, "16 / 15 / 18 eigenvalues within the window of magnitude 1 for 9 images (a count off by "
                                 "7 / 6 / 9; untrained 9 / 9 / 9), 2 / 2 / 3 of them storing an image; from the "
                                 "text's formula 12 / 17 / 13 (off by 3 / 8 / 4)"),
-    "p3.fig7_nld_point_map": (NR, "NLD_{128,128} (`run --part sec6`: 21 minutes for Sec. 6, 1.5 of them beside single-thread tests) fits its image and "
-                                  "maps 6 of the 7 inputs to it on every seed (86 %, the rule's `every` asks 90 %): mean "
+    "p3.fig7_nld_point_map": (NR, "NLD_{128,128} (`run --part sec6`: 21 minutes for Sec. 6, 1.5 of them beside "
+                                  "single-thread tests) fits its image and maps 6 of the 7 inputs to it on every seed (86 %, the rule's `every` asks 90 %): mean "
                                   "corr 0.90 / 0.91 / 0.92 (noise 0.96-0.98, photos and square 0.87-0.90), worst input "
                                   "0.50 / 0.57 / 0.61 (untrained 0.15 / -0.06 / -0.09)"),
     "p3.fig7_nlnd_not_point_map": (NR, "NLND fits its image and maps its inputs to it too: corr 0.71 / 0.69 / 0.79 with "

@@ -138,8 +138,12 @@ def build(profile: str = "quick", *, names: list[str], variations=DEFAULT, workd
     rows = {v: _report.evaluate_all(mine, per_variation[v], profile) for v in variations}
     body = _report.build(claims.CLAIMS, workdir / "base", profile)
     summary = summarize(per_variation, rows)
+    # each notebook's wall time as its run recorded it (provenance), so a reused run keeps its measured time and a
+    # rebuilt notebook's time replaces its old one when merged (the variation's wall_s is their sum)
+    by_nb = {v: {nb: (e.get("provenance") or {}).get("wall_time_s") or 0.0 for nb, e in per_variation[v].items()}
+             for v in variations}
     env = {"variations": [{"name": v, "seed": seed + VARIATIONS[v].seed_offset, "env": VARIATIONS[v].env,
-                           "wall_s": round(walls[v], 1),
+                           "wall_s": round(sum(by_nb[v].values()) or walls[v], 1), "wall_s_by_notebook": by_nb[v],
                            "arithmetic": {nb: (e.get("provenance") or {}).get("arithmetic")
                                           for nb, e in per_variation[v].items()}} for v in variations],
            **summary}
@@ -171,9 +175,10 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
     oe = old["envelope"]
     by_name = {v["name"]: v for v in oe.get("variations", [])}
     for v in env["variations"]:
-        prev = by_name.get(v["name"], {**v, "arithmetic": {}, "wall_s": 0.0})
+        prev = by_name.get(v["name"], {**v, "arithmetic": {}, "wall_s_by_notebook": {}})
+        walls = {**prev.get("wall_s_by_notebook", {}), **v["wall_s_by_notebook"]}   # a rebuilt notebook's replaces
         by_name[v["name"]] = {**v, "arithmetic": {**prev.get("arithmetic", {}), **v["arithmetic"]},
-                              "wall_s": round(prev.get("wall_s", 0.0) + v["wall_s"], 1)}
+                              "wall_s_by_notebook": walls, "wall_s": round(sum(walls.values()), 1)}
     ids = {c.id for c in claims.CLAIMS if c.notebook in names}
     known = {c.id for c in claims.CLAIMS}        # a claim since removed leaves the envelope with its notebook's rebuild
     merged["envelope"] = {

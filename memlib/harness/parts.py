@@ -2,9 +2,10 @@
 
 A long profile on a small machine can outlast a session whose model cache does not survive it (notebook 03 at `full`
 on two CPU cores takes about 2 h 16 min, measured part by part in sessions 23-24); `--part` runs the set-up and the
-named sections only, so the sections a stopped run did not reach are measured on their own. A code or markdown cell tagged `part:NAME` belongs to part NAME;
-an untagged cell (parameters, set-up, data, the cheap first sections, the claims) runs in every run. A cell with
-several part tags reads several sections (a summary) and runs only when every one of them is chosen.
+named sections only, so the sections a stopped run did not reach are measured on their own. A code or markdown cell
+tagged `part:NAME` belongs to part NAME; an untagged cell (parameters, set-up, data, the cheap first sections, the
+claims) runs in every run. A cell with several part tags reads several sections (a summary) and runs only when every
+one of them is chosen.
 
 The parts are chosen so that a part's numbers do not depend on which other parts ran: nothing a part computes is read
 by another part or by an untagged cell (tests/test_parts.py reads every cell's syntax tree), and a random stream the
