@@ -146,7 +146,8 @@ def test_run_summaries_on_hand_made_records():
     assert R.first_separable(rec) == 1 and R.first_separable({"acc": [0.9]}) is None
     end = R.end_metrics(rec)                                             # last 10 % of 4 entries: the last one
     assert end["rho_end"] == 4.0 and end["eq5_rel_err"] == pytest.approx(0.2) and end["nc1_end"] == 0.2
-    assert end["train_errors_end"] == 1 and end["loss_ratio"] == 0.5
+    # the fit gate reads the tail (here the last record): 0 errors by its accuracy, 1 by the last margins
+    assert end["train_errors_end"] == 0 and end["train_errors_last"] == 1 and end["loss_ratio"] == 0.5
     assert R.end_over_separable(rec, "margin_cv") == pytest.approx(0.25)
     assert R.end_over_separable(rec, "nc1") == pytest.approx(0.25)
     assert R.end_over_separable({**rec, "acc": [0.5] * 4}, "nc1") == float("inf")
@@ -267,3 +268,24 @@ def test_observation_3s_control_reads_the_untrained_pair():
     assert R.error_gap_by_rho(small, large) == pytest.approx([0.1])
     assert R.error_gap_by_rho(small, large, at_start=True) == pytest.approx([-0.1])
     assert all(math.isnan(v) for v in R.error_gap_by_rho(small, []))
+
+
+def test_the_fit_gate_reads_the_tail_of_a_noisy_series_not_its_last_epoch():
+    # docs/CLAIM_RULES.md, the `fit` row (amended 2026-11-28): at paper 4's constant lr one epoch's loss is a draw.
+    # 20 records: the last 10 % are the last two. A net that sat at 1 % and spiked at its last epoch is fitted ...
+    n = 20
+    spike = {**_records([1.0] * n, [1.0] * n), "loss": [0.01] * (n - 1) + [0.6], "acc": [1.0] * (n - 1) + [0.5],
+             "last_margins": [1.0, -1.0, 1.0, -1.0]}
+    end = R.end_metrics(spike)
+    assert end["loss_ratio"] == pytest.approx(0.305) and end["loss_ratio_last"] == pytest.approx(0.6)
+    assert end["train_errors_end"] == 2.0 and end["train_errors_last"] == 2.0   # median of [0, 2]: the upper one
+    # ... its gate reads the two-record tail's mean, so one spike in two still fails it (0.305 > 0.05)
+    calm = {**spike, "loss": [0.3] * (n - 2) + [0.01, 0.04], "acc": [0.9] * (n - 2) + [1.0, 1.0]}
+    end = R.end_metrics(calm)
+    assert end["loss_ratio"] == pytest.approx(0.025) and end["train_errors_end"] == 0.0
+    # a loss that ends just below the gate after a tail above it is not fitted: the last epoch alone would pass it
+    late = {**calm, "loss": [0.3] * (n - 2) + [0.09, 0.03]}
+    end = R.end_metrics(late)
+    assert end["loss_ratio_last"] < 0.05 < end["loss_ratio"]
+    assert R.tail_median([5, 0, 0, 7, 1], frac=1.0) == 1.0 and R.errors_series({"acc": [0.75, 1.0],
+                                                                             "last_margins": [1] * 4}) == [1.0, 0.0]

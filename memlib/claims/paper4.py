@@ -3,7 +3,10 @@
 Fit gates: the paper's own criterion for its classifiers is *separability* ("correct classification for
 all training data", Sec 1.1; the terminal phase of training, Sec 2.1) of a solution with "near-zero
 square loss" (Lemma 1). A run is fitted when no training sample is misclassified at the end
-(`<tag>.train_errors_end < 0.5`, a count) and its final MSE is below 5 % of that of predicting zero (`fitted(tag)`; labels +-1, so the MSE itself).
+(`<tag>.train_errors_end < 0.5`, a count) and its final MSE is below 5 % of that of predicting zero (`fitted(tag)`;
+labels +-1, so the MSE itself). "At the end" is the last 10 % of recorded epochs (the misclassified count's median,
+the loss's mean: `rho.end_metrics`), as for every other end quantity here: at a constant learning rate one epoch's
+loss is a draw from a noisy series (docs/CLAIM_RULES.md, the `fit` row, amended 2026-11-28 before any run read it).
 Figure groups log the worst run of the group; seed bands ("band.*", and "init.*": each seed's runs from every
 initial norm) log one value per seed.
 

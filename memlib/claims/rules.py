@@ -125,8 +125,12 @@ RULES: dict[str, Rule] = {r.name: r for r in [
          f"within {NEAR_SCORE} on a [0, 1] score, within {NEAR_RELATIVE:.0%} (relative) otherwise",
          "the papers' figures show their values to about this precision"),
     Rule("fit", "converges / fits / reaches the loss / reconstructs the training set",
-         "the final loss against the zero prediction's loss (loss_ratio)", "below the stated loss, else 5 %",
-         "the fit gate's own level (core.FIT_RATIO)"),
+         "the final loss against the zero prediction's loss (loss_ratio); where training runs at a constant learning "
+         "rate and the loss at any one epoch is a noisy sample (paper 4), its mean over the last 10 % of recorded "
+         "epochs, and the misclassified training count as its median there",
+         "below the stated loss, else 5 %",
+         "the fit gate's own level (core.FIT_RATIO); one epoch of a noisy series is a draw, not the net's state "
+         "(rule of 2026-11-28, issue 42)"),
     # ------------------------------------------------------------------ exact statements
     Rule("exact", "equals / is rank k / is an eigenvector / lies in the span (a statement of linear algebra)",
          "the residual or count the statement names, computed in float64", "the stated value, within a tolerance "

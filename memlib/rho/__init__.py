@@ -29,9 +29,9 @@ from .. import models
 from .collapse import binary_classifier, nc1, nc2, nc3, nc4
 from .rho_summary import (
     BAND_KEYS, band_metrics, drop_until_equilibrium, end_metrics, end_over_separable, equilibrium_reached,
-    error_gap_by_rho, first_separable, init_band_metrics, init_spread, margin_by_rho_eq, margin_cv,
+    error_gap_by_rho, errors_series, first_separable, init_band_metrics, init_spread, margin_by_rho_eq, margin_cv,
     margin_small_over_large, max_drop, rise_before_equilibrium, run_ends, run_metrics, tail_mean,
-    terminal_phase_start)
+    tail_median, terminal_phase_start)
 from ..runtime import MemlibError, check_choice
 from ..harness.store import fit_cached, tensor_digest
 from ..train import TrainingDiverged

@@ -43,6 +43,19 @@ def tail_mean(series, frac: float = 0.1) -> float:
     return float(sum(s[-max(1, int(len(s) * frac)):]) / max(1, int(len(s) * frac)))
 
 
+def tail_median(series, frac: float = 0.1) -> float:
+    """Median of the last `frac` of a recorded series (at least one entry; the upper middle of an even count)."""
+    s = list(series)
+    tail = sorted(s[-max(1, int(len(s) * frac)):])
+    return float(tail[len(tail) // 2])
+
+
+def errors_series(records) -> list[float]:
+    """The misclassified training count at each recorded epoch: (1 - accuracy) x N, N the training set's size."""
+    n = len(records["last_margins"])
+    return [float(round((1.0 - a) * n)) for a in records["acc"]]
+
+
 def rise_before_equilibrium(rho_series, rho_eq_series) -> tuple[float, int | None]:
     """Observation 1's test: (largest relative drop of rho below its running maximum before rho first
     reaches rho_eq, index of that first crossing or None if it never does)."""
@@ -119,10 +132,13 @@ def end_metrics(records) -> dict:
     """End-of-training numbers of one run (noisy series averaged over the last 10 % of epochs):
     rho (BN reading), eq. 5's rho_eq, their relative gap, margin mean and spread, mean |f_n|, the largest
     fall of rho below its running maximum until it reaches rho_eq (`drop_until_equilibrium`, Observation 1) and over
-    the whole run (`max_drop`, "rho_max_drop_run"), the training accuracy and the number
-    of misclassified training samples at the last epoch, the loss (averaged, and `loss_ratio`: the last epoch's
-    MSE over that of predicting zero, which is 1 for labels +-1: the fit gate `claims.fitted`), the test error
-    (averaged), and where recorded the smallest margin and NC1 .. NC4 (averaged)."""
+    the whole run (`max_drop`, "rho_max_drop_run"), the training accuracy at the last epoch, the number of
+    misclassified training samples (`train_errors_end`: the median over the same tail; `train_errors_last`: at the
+    last epoch), the loss (`loss_end`, averaged; `loss_ratio`: that mean over the MSE of predicting zero, which is 1
+    for labels +-1: the fit gate `claims.fitted`; `loss_ratio_last`: the last epoch's), the test error (averaged),
+    and where recorded the smallest margin and NC1 .. NC4 (averaged). The fit gate reads the tail, not the last
+    epoch: at paper 4's constant learning rate one epoch's loss is a draw from a noisy series (docs/CLAIM_RULES.md,
+    the `fit` row, amended 2026-11-28)."""
     rho_end, rho_eq_end = tail_mean(records["rho_bn"]), tail_mean(records["rho_eq"])
     out = dict(rho_end=rho_end, rho_eq_end=rho_eq_end,
                eq5_rel_err=_ratio(abs(rho_end - rho_eq_end), abs(rho_eq_end)),
@@ -130,9 +146,11 @@ def end_metrics(records) -> dict:
                rho_max_drop=drop_until_equilibrium(records["rho_bn"], records["rho_eq"]),
                rho_max_drop_run=max_drop(records["rho_bn"]),
                train_acc_end=records["acc"][-1],
-               train_errors_end=float(sum(m <= 0 for m in records["last_margins"])),
+               train_errors_end=tail_median(errors_series(records)),
+               train_errors_last=float(sum(m <= 0 for m in records["last_margins"])),
                loss_end=tail_mean(records["loss"]),
-               loss_ratio=records["loss"][-1])   # labels +-1: predicting zero has MSE 1
+               loss_ratio=tail_mean(records["loss"]),   # labels +-1: predicting zero has MSE 1
+               loss_ratio_last=records["loss"][-1])
     if "mean_abs_f" in records:
         out["mean_abs_f_end"] = tail_mean(records["mean_abs_f"])
     if "test_acc" in records:
