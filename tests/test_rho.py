@@ -186,9 +186,12 @@ def test_max_drop_over_the_whole_run():
 
 def _recs(rho_end, test_acc, errors_end=0, loss_end=0.001):
     n = 20
-    return {"last_margins": [0.1] * 5 + [-0.1] * errors_end,"rho_bn": [rho_end] * n, "rho_eq": [rho_end] * n, "margin_mean": [1.0] * n, "margin_std": [0.1] * n,
-            "mean_abs_f": [1 / rho_end] * n, "acc": [0.5] + [1.0] * (n - 1),
-            "loss": [1.0] * (n - 1) + [loss_end], "test_acc": [test_acc] * n}
+    # the fit gate reads the last 10 % of the records (here the last two): errors_end and loss_end hold there
+    n_train = 5 + errors_end
+    return {"last_margins": [0.1] * 5 + [-0.1] * errors_end, "rho_bn": [rho_end] * n, "rho_eq": [rho_end] * n,
+            "margin_mean": [1.0] * n, "margin_std": [0.1] * n, "mean_abs_f": [1 / rho_end] * n,
+            "acc": [0.5] + [1.0] * (n - 3) + [1 - errors_end / n_train] * 2,
+            "loss": [1.0] * (n - 2) + [loss_end] * 2, "test_acc": [test_acc] * n}
 
 
 def test_group_fit_and_band_metrics():

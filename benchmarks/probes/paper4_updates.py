@@ -28,6 +28,13 @@ The rule, written (session 24) before any of its runs:
 * The claims are then judged on the envelope's seed bands (0-2, 10-12, 20-22), which no step of this rule reads;
   the envelope's part for notebook 04 is rebuilt after the change (four runs, about 10-30 minutes).
 
+Measured (session 24, `measured/paper4_updates.json`, 689 s): the rule picked 8,000 / 3,600, but BN + WD's last-epoch
+loss was not monotone in training length (2 / 6 / 1 of 9 runs with margin at 4,000 / 8,000 / 16,000). Session 25
+amended the fit gate's reading, before any claim read it (docs/CLAIM_RULES.md, the `fit` row): the last 10 % of
+recorded epochs, not the last one. Re-read from the same cached runs (`measured/paper4_updates_tail.json`), BN + WD
+passes the 5 % gate on 4 / 5 / 7 of 9 runs and with margin on 0 / 0 / 3, the ConvNet with margin on 3 / 4 / 6 of 6:
+the rule picks 16,000 and 3,600 (recipes/paper4.py: EPOCHS, CONV_EPOCHS).
+
 Run: `.venv/bin/python benchmarks/probes/paper4_updates.py [--out benchmarks/probes/measured/paper4_updates.json]`
 (one thread, as the recipe's probe; about 15 minutes on an idle 2-core CPU, scaled from its `--smoke` run: 30 s for a
 tenth of each count on one seed, session 24). It trains into its own cache (results/probe-p4/cache), prints one line per run and writes the runs,

@@ -51,8 +51,8 @@ Q_FIG11 = "Figure 11: ConvNet, no Batch Normalization, no Weight Decay. Margin o
 Q_OTHERS = "As predicted by the analysis, the case of BN+WD is the most well-behaved, whereas the others strongly depend on initial conditions"
 
 # The full profile (notebook 04's `full=` picks): where CIFAR-10 is absent (every machine so far) MNIST's 3 / 5 at 28x28
-# (quick reads 3 / 8), 8,000 SGD updates (quick: 4,000) and 1,500 for the ConvNet (quick: 900), quick's nets otherwise.
-# MEASURED_FULL (at the end) holds full's own outcomes.
+# (quick reads 3 / 8), 32,000 SGD updates (quick: 16,000) and 7,200 for the ConvNet (quick: 3,600), quick's nets
+# otherwise (until session 24: 8,000 and 1,500). MEASURED_FULL (at the end) holds full's own outcomes.
 FULL = ("full trains quick's nets with the paper's optimizer settings for twice quick's updates on another pair of "
         "MNIST's digits")
 
