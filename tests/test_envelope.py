@@ -11,6 +11,7 @@ import pytest
 from memlib import claims
 from memlib.harness import envelope, machine
 from memlib.claims import core, report, text
+from memlib.runtime import MemlibError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -193,6 +194,44 @@ def test_the_arithmetic_is_recorded_and_described():
     a = machine.arithmetic()
     assert a["cpu"] and a["cpu_capability"] and a["intra_op_threads"] >= 1
     assert a["cpu_capability"] in machine.describe(a)
+
+
+def test_a_rebuild_judges_every_stored_notebook_again_with_the_claims_as_they_stand():
+    """The rows of a notebook the rebuild did not run are judged again from its stored base metrics: a row the old
+    ledger called unstable is judged as the claim now stands, and a claim reading a metric the stored run never
+    logged reads 'not run' instead of the old outcome."""
+    c = next(c for c in claims.CLAIMS if c.notebook == claims.NOTEBOOKS[4] and c.about != "sanity")
+    body = {"profile": "quick", "notebooks": {c.notebook: {"metrics": {}, "provenance": {}}},
+            "claims": [{"id": c.id, "notebook": c.notebook, "outcome": claims.UNSTABLE}]}
+    rows = {r["id"]: r for r in envelope.rejudge(body)["claims"]}
+    assert rows[c.id]["outcome"] == claims.NOT_RUN and "was not measured" in rows[c.id]["reason"]
+    assert set(rows) == {x.id for x in claims.CLAIMS if x.notebook == c.notebook}
+    # a notebook the baseline holds no metrics for keeps no rows (the envelope is built part by part)
+    assert envelope.rejudge({**body, "notebooks": {c.notebook: {"metrics": None}}})["claims"] == []
+
+
+def test_the_committed_baseline_rows_say_what_the_claims_now_say():
+    """Every row of the committed baseline is what judging its stored base metrics with today's claims gives: after a
+    claim or the ledger changes, `python -m memlib envelope --rejudge` rewrites it (trains nothing)."""
+    base = json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())
+    now = {r["id"]: (r["outcome"], r["expected"]) for r in base["claims"]}
+    again = {r["id"]: (r["outcome"], r["expected"]) for r in envelope.rejudge(base)["claims"]}
+    assert {k: (now.get(k), v) for k, v in again.items() if now.get(k) != v} == {}
+    assert set(now) == set(again)
+
+
+def test_rejudge_file_rewrites_a_baseline_and_refuses_what_is_not_one(tmp_path):
+    c = next(c for c in claims.CLAIMS if c.notebook == claims.NOTEBOOKS[4])
+    f = tmp_path / "b.json"
+    with pytest.raises(MemlibError, match="not found"):
+        envelope.rejudge_file(f)
+    f.write_text(json.dumps({"profile": "quick", "notebooks": {}, "claims": []}))
+    with pytest.raises(MemlibError, match="no envelope"):
+        envelope.rejudge_file(f)
+    f.write_text(json.dumps({"profile": "quick", "envelope": {"variations": []}, "claims": [],
+                             "notebooks": {c.notebook: {"metrics": {}, "provenance": {}}}}))
+    body = envelope.rejudge_file(f)
+    assert json.loads(f.read_text())["counts"] == body["counts"] and body["counts"]["not run"] > 0
 
 
 def test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with():

@@ -110,6 +110,10 @@ def envelope(args) -> int:
     from ..harness import envelope as _envelope
     names = resolve_names(args.only)
     out = Path(args.out or workdir() / "baselines" / f"{args.profile}-cpu.json")
+    if getattr(args, "rejudge", False):
+        body = _envelope.rejudge_file(out)
+        print(f"envelope: judged {out} again: {body['counts']}")
+        return 0
     body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
                            workdir=Path(args.workdir), out=out, seed=args.seed, reuse=args.reuse)
     print(_envelope.describe(body))

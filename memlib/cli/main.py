@@ -84,6 +84,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, help="the baseline to write (default baselines/PROFILE-cpu.json)")
     p.add_argument("--reuse", action="store_true", help="keep variations already finished in --workdir (only when "
                    "they ran the code being recorded)")
+    p.add_argument("--rejudge", action="store_true", help="train nothing: judge --out's stored base metrics again "
+                   "with the claims and ledger as they stand, and rewrite it")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(workdir() / "results"))

@@ -154,13 +154,42 @@ def build(profile: str = "quick", *, names: list[str], variations=DEFAULT, workd
         body["notebooks"] = {nb: e for nb, e in body["notebooks"].items() if nb in names}
         body["claims"] = [r for r in body["claims"] if r["notebook"] in names]
         body["envelope"] = {**env, "built": {nb: time.strftime("%Y-%m-%d") for nb in names}}
-    counted = [r for r in body["claims"] if r["about"] != "sanity"]
-    body["counts"] = _report.counts(counted)
-    body["per_paper"] = {p: _report.counts([r for r in counted if r["paper"] == p]) for p in claims.NOTEBOOKS}
-    body["sanity"] = _report.counts([r for r in body["claims"] if r["about"] == "sanity"])
-    body["regressions"], body["comparison"] = [], None
+    body = rejudge(body)
     atomic_write_text(out, json.dumps(body, indent=1, default=str))
     return body
+
+
+def rejudge_file(path) -> dict:
+    """`python -m memlib envelope --rejudge`: the baseline at `path` judged again (`rejudge`) and rewritten; trains
+    nothing. For after a claim or the ledger changed, so the committed rows say what the claims now say."""
+    path = Path(path)
+    if not path.exists():
+        raise MemlibError(f"{path} not found: --rejudge rewrites an existing baseline; build one with envelope first")
+    body = json.loads(path.read_text())
+    if not body.get("envelope"):
+        raise MemlibError(f"{path} holds no envelope (not a baseline written by `envelope`); build one first")
+    body = rejudge(body)
+    atomic_write_text(path, json.dumps(body, indent=1, default=str))
+    return body
+
+
+def rejudge(body: dict) -> dict:
+    """`body` with every claim row judged again from the base metrics it stores, by the claims and ledger as they stand.
+
+    A merge keeps the other notebooks' rows as their own builds judged them; since then a claim may have joined or
+    left the unstable list, or read a metric its notebook's stored run never logged. Judged again, such a row says
+    so ("not run: ... was not measured") instead of showing an outcome the current code would not give."""
+    results = {nb: {"metrics": e.get("metrics"), "provenance": e.get("provenance"), "parts": e.get("parts"),
+                    "failed": None} for nb, e in (body.get("notebooks") or {}).items()}
+    kept = {nb for nb, e in results.items() if e["metrics"] is not None}
+    rows = _report.evaluate_all([c for c in claims.CLAIMS if c.notebook in kept], results, body["profile"])
+    order = list(claims.NOTEBOOKS.values())
+    rows = sorted(rows, key=lambda r: order.index(r["notebook"]))
+    counted = [r for r in rows if r["about"] != "sanity"]
+    return {**body, "claims": rows, "counts": _report.counts(counted),
+            "per_paper": {p: _report.counts([r for r in counted if r["paper"] == p]) for p in claims.NOTEBOOKS},
+            "sanity": _report.counts([r for r in rows if r["about"] == "sanity"]), "regressions": [],
+            "comparison": None}
 
 
 def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
