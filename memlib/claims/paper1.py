@@ -248,12 +248,14 @@ CLAIMS: list[Claim] = [
           fit=(fitted('fig3a.shallow'),), why=('quick (32 channels, the depth sweep\'s rule: Adam until a fifth of the fit gate or the step budget): on rho = 0 probes the shallow ConvNets copy the input only in part: corr to the identity {fig9.depth1.rho0.corr_identity:.2f} (1 layer), {fig9.depth2.rho0.corr_identity:.2f} (2), {fig9.depth3.rho0.corr_identity:.2f} (3) and {fig9.depth5.rho0.corr_identity:.2f} (5 layers), against 0.8')),
     Claim('p1.deep_convnet_constant', 1, 'Fig 3a / Fig 9',
           quote='very deep ConvNets bias towards the constant function',
-          statement='The 20-layer ConvNet predicts the digit on rho = 0 probes (corr to the constant map > 0.8, per seed)',
-          # issue 42: 'bias towards' (no adjective) is the row `bias` (the constant's r above the identity's); the test
-          # (r > 0.8, stricter) is left as it was while the claim is re-judged
-          metric='fig9.deepest.rho0.corr_constant', op='>', threshold=0.8, expect=QUICK_NR, rule='bias',
-          control='fig9.depth1.rho0.corr_constant',
-          control_is="the other end of the depths, the 1-layer ConvNets, on the same rho = 0 probes",
+          statement="The 20-layer ConvNet is nearer the constant map than the identity on Fig 9's probes: its corr to "
+                    "the digit minus its corr to the input (mean over every rho) > 0, per seed",
+          # issue 42: 'bias towards' (no adjective) is the row `bias` (the constant's r above the identity's); until
+          # session 25 the test was r > 0.8 on the rho = 0 probes, stricter than the words. Changed while quick's nets
+          # do not fit (the gate decides at quick on every band), so no run has judged the new test yet
+          metric='fig9.deepest.constant_minus_identity', op='>', threshold=0.0, expect=QUICK_NR, rule='bias',
+          control='fig9.depth1.constant_minus_identity',
+          control_is="the other end of the depths, the 1-layer ConvNets, on the same probes",
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, their corr to the digit on rho = 0 probes is {fig9.deepest.rho0.corr_constant:.2f}")),
     Claim('p1.fig9_intermediate_neither', 1, 'Fig 9',
           quote='the ConvNets with intermediate depth correlate well with neither the identity nor the constant function',

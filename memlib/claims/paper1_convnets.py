@@ -267,13 +267,14 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig10_deep_output_collapses', 1, 'Fig 10',
           quote='if the a layer collapses to the constant function, then the corresponding representation will have error '
                 'rate close to random',
-          statement="The trained 20-layer ConvNet's output (the constant map) is useless to the classifier: error closer to "
-                    "chance than to the raw input's (per seed)",
-          # issue 42: 'error rate close to random' is the row `near` (within 0.2 of chance); the test (closer to chance
-          # than to the raw input's error) is left as it was while the claim is re-judged
-          metric='fig10.deepest.err_output', op='>', threshold='fig10.midpoint', expect=QUICK_NR, rule='near',
+          statement="The trained 20-layer ConvNet's output (the constant map) is useless to the classifier: its error "
+                    "within 0.2 of chance (0.9 for ten classes), i.e. at least 0.7 (per seed)",
+          # issue 42: 'error rate close to random' is the row `near` (within 0.2 of chance, a [0, 1] score); until
+          # session 25 the test was 'closer to chance than to the raw input's error'. Changed while quick's nets do not
+          # fit (the gate decides at quick on every band), so no run has judged the new test yet
+          metric='fig10.deepest.err_output', op='>=', threshold=0.7, expect=QUICK_NR, rule='near',
           control='fig10.shallow.err_output', control_is="the 3-layer ConvNets' output, which the paper says keeps the input",
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output's error is {fig10.deepest.err_output:.2f} against the midpoint {fig10.midpoint:.2f}")),
+          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output's error is {fig10.deepest.err_output:.2f} (chance {fig10.chance_error:.2f})")),
     Claim('p1.fig10_deep_bottom_improves', 1, 'Fig 10',
           quote='for the case of 20 layers, the curve shows that the bottom few layers do get small improvements in error '
                 'rate',
@@ -348,11 +349,12 @@ CLAIMS: list[Claim] = [
     Claim('p1.appG_lower_layers_still_move', 1, 'Fig 15 / App. G',
           quote='we do see that as the network architecture gets deeper, the distances at lower layers do become '
                 'smaller. But they are still non-zero',
-          statement="The 20-layer ConvNet's first layer is not 'near zero': its relative l2 change is at least 10 % of "
-                    "the top layer's (the paper's reading of near zero, as for Fig 17; per seed)",
-          # issue 42: 'non-zero' is the row `nonzero` (> 1 % of the reference, a ratio on the log scale); the test
-          # (> 10 %, linear) is left as it was while the claim is re-judged
-          metric='fig15.deepest.first_over_top', op='>', threshold=0.1, expect=RR, fit=(fitted('fig3a.depth20'),),
+          statement="The 20-layer ConvNet's first layer moves: its relative l2 change is more than 1 % of the top "
+                    "layer's (per seed)",
+          # issue 42: 'non-zero' is the row `nonzero` (> 1 % of the reference); until session 25 the test was > 10 %,
+          # stricter than the words. Changed while quick's nets do not fit (the gate decides at quick on every band),
+          # so no run has judged the new test yet
+          metric='fig15.deepest.first_over_top', op='>', threshold=0.01, expect=RR, fit=(fitted('fig3a.depth20'),),
           rule='nonzero', control='fig6.bottom.widest.top_over_first',
           control_is="a layer training does not move: the frozen top layer of Fig 6's bottom-only nets, over their "
                      "first layer's change"),
