@@ -21,7 +21,7 @@ def test_the_notebook_reads_fig3_and_the_tables_from_the_recipe():
     code = _code()
     for line in ("F3_NETS = run.pick(**recipe.FIG3_NETS)", "F3_STEPS = run.pick(**recipe.FIG3_STEPS)",
                  "F3_ACTIVATION, F3_FIT = recipe.FIG3_ACTIVATION, recipe.FIG3_FIT",
-                 "F3_SEEDS = recipe.band_seeds(run.profile, seed)", "TAB_STEPS = run.pick(**recipe.TAB_STEPS)",
+                 "F3_SEEDS = recipe.fig3_seeds(run.profile, seed)", "TAB_STEPS = run.pick(**recipe.TAB_STEPS)",
                  "TAB_UNTIL = recipe.TAB_UNTIL", "TAB_SEEDS = recipe.band_seeds(run.profile, seed)",
                  "steps=F3_STEPS, seed=F3_SEEDS[0], activation=F3_ACTIVATION, fit=F3_FIT"):
         assert line in code, f"notebook 02 no longer reads {line!r}"
@@ -30,10 +30,14 @@ def test_the_notebook_reads_fig3_and_the_tables_from_the_recipe():
 
 @pytest.mark.parametrize("profile", runtime.PROFILES)
 def test_the_bands_leave_out_the_seed_the_recipes_were_chosen_on(profile):
-    seeds = R.band_seeds(profile, 0)
-    assert 0 not in seeds and len(set(seeds)) == len(seeds)
-    assert len(seeds) >= (1 if profile == "smoke" else claims.core.MIN_BAND)
-    assert R.band_seeds(profile, 5) == [5 + s for s in seeds]   # the envelope's seed offsets shift the band   # the envelope's seed offsets
+    from memlib.harness.envelope import SEED_STRIDE
+    for band in (R.band_seeds, R.fig3_seeds):
+        seeds = band(profile, 0)
+        assert 0 not in seeds and len(set(seeds)) == len(seeds)
+        assert len(seeds) >= (1 if profile == "smoke" else claims.core.MIN_BAND)
+        assert band(profile, 5) == [5 + s for s in seeds]       # the envelope's seed offsets shift the band
+        assert max(seeds) < SEED_STRIDE                         # so its variations' bands never overlap
+    assert len(R.fig3_seeds(profile, 0)) == runtime.pick(profile, **R.FIVE)   # five where three could not decide
 
 
 def test_the_tables_train_past_the_papers_bound_that_their_fit_gate_reads():
@@ -49,7 +53,7 @@ def test_the_tours_first_view_is_the_notebooks_first_band_net(profile, monkeypat
     seen = {}
     monkeypatch.setattr(attractors, "attractors_explorer", lambda **kw: seen.update(kw))
     tour.attractors(profile)
-    assert seen["seed"] == R.band_seeds(profile, 0)[0] and seen["steps"] == runtime.pick(profile, **R.FIG3_STEPS)
+    assert seen["seed"] == R.fig3_seeds(profile, 0)[0] and seen["steps"] == runtime.pick(profile, **R.FIG3_STEPS)
     assert seen["activation"] == R.FIG3_ACTIVATION and seen["fit"] == R.FIG3_FIT
     assert sorted(seen["autoencoders"].values()) == sorted(runtime.pick(profile, **R.FIG3_NETS).values())
     assert next(iter(seen["autoencoders"])).startswith("Fig 3b")      # the explorer opens on Fig 3b, as the notebook's

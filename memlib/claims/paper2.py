@@ -25,6 +25,7 @@ photographs than the training ones (`data.TEST_PHOTOS`), not crops of them.
 from dataclasses import replace
 
 from .core import NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted, with_control  # noqa: F401
+from .rules import EVERY_FRACTION
 
 
 def _fixed_points(prefix: str, eps: str | None = None) -> tuple[str, str]:
@@ -33,7 +34,7 @@ def _fixed_points(prefix: str, eps: str | None = None) -> tuple[str, str]:
 
 
 CLAIMS: list[Claim] = [
-    # ---- Fig 1a: 1-D autoencoders on two points (3 seeds) ----
+    # ---- Fig 1a: 1-D autoencoders on two points (5 seeds at quick: recipes.paper2.FIVE) ----
     Claim('p2.fig1a_contractive', 2, 'Fig 1a',
           quote='Note that the derivative of the function is less than ... at the training examples',
           statement="The shallow (2-layer) 1-D autoencoder of Fig 1a (top right) trained by gradient descent from the "
@@ -50,7 +51,7 @@ CLAIMS: list[Claim] = [
           quote='iterating the map over almost all points will result in convergence to one of the two training examples',
           statement='Iterating the shallow 1-D autoencoder (small initialization, as p2.fig1a_contractive) 100 times '
                     'sends almost all of 200 grid points in [0, 1] to a training point (within 0.01): fraction > 0.9 and '
-                    '0.05 above the same nets untrained, every seed of 3',
+                    '0.05 above the same nets untrained, every seed of the band (5 at quick)',
           metric='fig1a.layers2.converged_fraction', op='>', threshold='fig1a.layers2.converged_fraction.bar',
           fit=(fitted('fig1a.layers2'),),
           expect={"quick": NR, "paper": NR},
@@ -66,10 +67,13 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig1a_deep_stronger', 2, 'Fig 1a',
           quote='The solution learned by a deep overparameterized autoencoder is strongly attractive towards training examples',
           statement='"Strongly attractive": the deep (6-layer) net is flatter at the training points than the shallow '
-                    '(2-layer) one: max |f\'(x_i)| deep < shallow, paired per seed (3 seeds); each from the smallest '
-                    'initialization that trains it (recipes.paper2.F1_INIT_SMALL: the deep net does not train from the '
-                    'shallow one\'s)',
-          metric='fig1a.layers6.max_slope', op='<', threshold='fig1a.layers2.max_slope',
+                    '(2-layer) one, by more than the same two nets untrained are: the shallow net\'s max |f\'(x_i)| '
+                    'minus the deep net\'s, per seed, above 0 and 0.05 above its untrained twins\' (the twins\' bar), '
+                    'every seed of the band (5 at quick) with the 2-SE margin; each from the smallest initialization '
+                    'that trains it (recipes.paper2.F1_INIT_SMALL: the deep net does not train from the shallow one\'s)',
+          # issue 42 (session 25): the twins' bar (docs/CLAIM_RULES.md, step 4); until then deep < shallow, whose
+          # control (the same nets untrained) passed on one of the envelope's bands (seeds 10-12)
+          metric='fig1a.deep_lead', op='>', threshold='fig1a.deep_lead.bar',
           fit=(fitted('fig1a.layers2'), fitted('fig1a.layers6')),
           expect={"quick": NR, "paper": R},
           basis={"quick": "measured: session 17's quick run (seeds 0-2) from the paper's small initialization: deep "
@@ -77,17 +81,19 @@ CLAIMS: list[Claim] = [
                           "1.96 standard errors past (mean gap -0.096, se 0.049), short of the 2-SE margin; from "
                           "PyTorch's initialization (before issue 41) it was reproduced"},
           why="quick: the deep net's max |f'(x_i)| is {fig1a.layers6.max_slope:.3f} against the shallow net's "
-              "{fig1a.layers2.max_slope:.3f}: smaller for each seed, but the band's gap is within 2 standard errors "
-              "(the shallow net from the small initialization is itself at the edge of 1)"),
+              "{fig1a.layers2.max_slope:.3f}: its lead {fig1a.deep_lead:.3f} against the bar {fig1a.deep_lead.bar:.3f} "
+              "(its untrained twins' lead {fig1a.deep_lead.untrained:.3f}); the shallow net from the small "
+              "initialization is itself at the edge of 1"),
     # ---- Fig 1b: U-Net on one image ----
     Claim('p2.fig1b_unet', 2, 'Fig 1b',
           quote='When fed random sized white squares, standard Gaussian noise, or new images from CIFAR10 the function '
                 'contracts to the training image',
           statement='A U-Net trained on one photo (2000 Adam steps), iterated from white squares, N(0,1) noise and new '
-                    'photos (other photographs): after a few iterations every output has corr > 0.9 with the training '
-                    'photo, and the worst 0.05 above the same U-Net untrained, iterated alike; every seed of 3 (init and probes) with '
-                    'the 2-SE margin',
-          metric='fig1b.iterated.min_corr_to_train', op='>', threshold='fig1b.iterated.min_corr_to_train.bar',
+                    'photos (other photographs): after a few iterations the output "is" the training photo (corr >= '
+                    '0.8, the row `is`) for at least 90 % of the inputs (the row `every`), and that share 0.05 above '
+                    'the same U-Net untrained, iterated alike; every seed of 3 (init and probes) with the 2-SE margin',
+          # issue 42 (session 25): the rows `every` over `is`; until then the worst input's corr > 0.9
+          metric='fig1b.iterated.frac_is_train', op='>=', threshold='fig1b.iterated.frac_is_train.bar',
           fit=(fitted('fig1b'),),
           expect={"quick": R, "paper": R}),
     # ---- Theorem 1 and its corollary ----
@@ -121,8 +127,9 @@ CLAIMS: list[Claim] = [
     Claim('p2.thm2_swiss', 2, 'Theorem 2 / Fig 2',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training point of the Swiss-roll autoencoder passes Theorem 2's test (largest |eigenvalue| "
-                    "of the Jacobian < 1): attractor fraction >= 1, every seed of 3 (roll and init) with the 2-SE margin",
-          metric='thm2.swiss.attractor_fraction', op='>=', threshold=1.0,
+                    "of the Jacobian < 1) for at least 90 % of them (the row `every`; until session 25 all of them), every seed "
+                    "of 3 (roll and init) with the 2-SE margin",
+          metric='thm2.swiss.attractor_fraction', op='>=', threshold=EVERY_FRACTION,
           fit=_fixed_points('fig2'),
           expect={"quick": NR, "paper": R},
           why='quick: {thm2.swiss.attractor_fraction:%} of the 100 training points (one value per seed) have Jacobian radius < 1 (median '
@@ -133,7 +140,8 @@ CLAIMS: list[Claim] = [
           quote='As shown in Figure 3a, the trajectories converge almost exclusively to the training examples',
           statement='Test digits iterated 1000 times by the 7-layer x 128 autoencoder (leaky ReLU, full-batch Adam; '
                     'notebook 02) trained on 100 MNIST digits end within EPS of a training digit: fraction > 0.9 and '
-                    '0.05 above the same net untrained; every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin',
+                    '0.05 above the same net untrained; every seed of the band (seed + 1 .. seed + 5 at quick: the '
+                    'recipe was chosen on seed 0) with the 2-SE margin',
           metric='fig3a.last.converged_fraction', op='>', threshold='fig3a.last.converged_fraction.bar',
           fit=_fixed_points('fig3a'),
           expect={"quick": R, "paper": R}),
@@ -142,7 +150,8 @@ CLAIMS: list[Claim] = [
                 'to a training example',
           statement='The 14-layer x 128 autoencoder on 20 digits maps arbitrary inputs (test digits, noise, squares, '
                     'patterns) to within EPS of a training digit in one application: fraction > 0.9 and 0.05 above the '
-                    'same net untrained; every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin',
+                    'same net untrained; every seed of the band (seed + 1 .. seed + 5 at quick: the recipe was '
+                    'chosen on seed 0) with the 2-SE margin',
           metric='fig3b.arbitrary.one_step_fraction', op='>', threshold='fig3b.arbitrary.one_step_fraction.bar',
           fit=_fixed_points('fig3b'),
           expect={"quick": NR, "paper": NR},
@@ -159,22 +168,27 @@ CLAIMS: list[Claim] = [
     Claim('p2.thm2_fig3a', 2, 'Theorem 2 / Fig 3a',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3a net passes Theorem 2's test (largest |eigenvalue| of the "
-                    "Jacobian < 1): attractor fraction >= 1, every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin",
-          metric='thm2.fig3a.attractor_fraction', op='>=', threshold=1.0,
+                    "Jacobian < 1) for at least 90 % of them (the row `every`; until session 25 all of them), every seed of "
+                    "the band (seed + 1 .. seed + 5 at quick: the recipe was chosen on seed 0) with the 2-SE margin",
+          metric='thm2.fig3a.attractor_fraction', op='>=', threshold=EVERY_FRACTION,
           fit=_fixed_points('fig3a'),
-          expect={"quick": NR, "paper": R},
+          expect={"quick": R, "paper": R},
           why='quick: {thm2.fig3a.attractor_fraction:%} of the training digits pass (one value per seed; largest radius '
-              '{thm2.fig3a.max_radius:.3f}): in every band of the envelope at least one seed leaves one to three of its 100 '
-              'digits with a radius above 1, so "every training example an attractor" fails, though most trajectories '
-              'end on a digit',
-          basis={"paper": "predicted: the paper profile trains Fig 3's nets 100,000 steps instead of 40,000, and in the "
+              '{thm2.fig3a.max_radius:.3f})',
+          basis={"quick": "predicted (session 25): under the test before (every digit an attractor) each of the "
+                          "envelope's three bands left one to three of some seed's 100 digits with a radius above 1 "
+                          "(not reproduced); the row `every` asks 90 %, which every seed of those bands passed (97-100 "
+                          "%). Those seeds judged the old test, so notebook 02's next envelope judges this one on fresh "
+                          "seeds",
+                 "paper": "predicted: the paper profile trains Fig 3's nets 100,000 steps instead of 40,000, and in the "
                           "probes tabled under notebook 02's Fig 3 longer training made more digits attractors (46 / 74 / "
                           "100 % at 20,000 / 50,000 / 100,000 steps, seed 0)"}),
     Claim('p2.thm2_fig3b', 2, 'Theorem 2 / Fig 3b',
           quote='the training examples are not only fixed points, but also attractors',
           statement="Every training digit of the Fig 3b net passes Theorem 2's test (largest |eigenvalue| of the "
-                    "Jacobian < 1): attractor fraction >= 1, every seed of 3 (seed + 1 .. seed + 3: the recipe was chosen on seed 0) with the 2-SE margin",
-          metric='thm2.fig3b.attractor_fraction', op='>=', threshold=1.0,
+                    "Jacobian < 1) for at least 90 % of them (the row `every`; until session 25 all of them), every seed of "
+                    "the band (seed + 1 .. seed + 5 at quick: the recipe was chosen on seed 0) with the 2-SE margin",
+          metric='thm2.fig3b.attractor_fraction', op='>=', threshold=EVERY_FRACTION,
           fit=_fixed_points('fig3b'),
           expect={"quick": R, "paper": R}),
     # ---- Fig 4: recovery probability (3 seeds) ----
@@ -212,9 +226,10 @@ CLAIMS: list[Claim] = [
 
 
 # The row of the rule from the papers' words to tests (claims/rules.py, docs/CLAIM_RULES.md) each claim applies, read
-# off its quote (issue 42). Where a claim's statistic is stricter than its row's (the worst item for "every", 100 % of
-# the items, a correlation of 0.9 for "is"), it is left as it was measured: the rule asks a changed test to be judged on
-# seeds no earlier run used, and no such run exists yet for these (issue 42's report lists them).
+# off its quote (issue 42). Session 25 made the statistics that were stricter than their rows apply them (Theorem 2's
+# 100 % of the training examples -> 90 %, Fig 1b's worst input -> the share of inputs that 'are' the photo, a
+# correlation of 0.9 for 'is' -> 0.8 in Fig 5, 6, 9 and 10) and judged Fig 1a's deep-vs-shallow by the twins' bar. No
+# run has judged the changed tests yet: notebook 02's next envelope does, on fresh seeds (`envelope --seed 30`).
 RULES_OF = {
     "p2.fig1a_contractive": "seeds",          # "the derivative ... is less than 1 at the training examples": the paper's 1
     "p2.fig1a_iteration": "every",            # "almost all points"
@@ -249,9 +264,6 @@ CONTROLS = {
         control="fig1a.large.layers2.converged_fraction", control_threshold="fig1a.large.layers2.converged_fraction.bar",
         control_is="the 2-layer net trained from the large initialization (the paper's contrast, App. I.2), iterated "
                    "alike, against its own untrained twin's bar"),
-    "p2.fig1a_deep_stronger": dict(
-        control="fig1a.layers6.max_slope.untrained", control_threshold="fig1a.layers2.max_slope.untrained",
-        control_is="the deep and the shallow net at their initial weights: 'learned' flatness, not the architecture's"),
     # Theorem 1's A starts at 0, so its untrained twin fails both by construction (relative error 1, rank 0); the
     # paper's own contrast, a non-zero start (App. I.2: "noisy memorization"), would be a stronger control but needs
     # one more training per seed, which this change does not add

@@ -21,10 +21,11 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig9_single_filter_4x4', 2, 'Fig 9',
           quote='also the corresponding nonlinear network with 29 layers can memorize',
           statement='The 29-layer single-filter leaky-ReLU net trained on a 4x4 white-square image maps N(0,1) inputs '
-                    'to multiples of it: per seed the share of its inputs whose output has |corr| > 0.9 with the square '
-                    '(the net evaluated in float64: `dynamics.best_abs_corr`) is at least 90 % (the `every` row) and 0.05 '
-                    'above the same net untrained; every seed of 3 with the 2-SE margin (the constant init trains the '
-                    'same net for every seed: the seeds vary the inputs)',
+                    'to multiples of it: per seed the share of its inputs whose output "is" the square (|corr| >= 0.8, '
+                    'the row `is`; until session 25 > 0.9; the net evaluated in float64: `dynamics.best_abs_corr`) is '
+                    'at least 90 % (the `every` row) and 0.05 above the same net untrained; every seed of the band (5 '
+                    'at quick) with the 2-SE margin (the constant init trains the same net for every seed: the seeds '
+                    'vary the inputs)',
           metric='fig9.fraction_memorized', op='>=', threshold='fig9.fraction_memorized.bar',
           fit=(fitted('fig9'),), rule='every',
           expect={"quick": R, "paper": R},
@@ -37,8 +38,9 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig10_single_filter_2x2', 2, 'Fig 10',
           quote='outputs individual training examples instead of combinations of training examples',
           statement='The 5-layer single-filter net on two orthogonal 2x2 images maps N(0,1) inputs to (a multiple of) '
-                    'one of them: |corr| > 0.9 with one of them for > 90 % of the inputs, and a fraction 0.05 above the '
-                    'same net untrained; every seed of 3 (init and inputs) with the 2-SE margin',
+                    'one of them: |corr| >= 0.8 (the row `is`; until session 25 > 0.9) with one of them for > 90 % of '
+                    'the inputs, and a fraction 0.05 above the same net untrained; every seed of the band (5 at quick: '
+                    'init and inputs) with the 2-SE margin',
           metric='fig10.fraction_memorized', op='>', threshold='fig10.fraction_memorized.bar',
           fit=(fitted('fig10'),),
           expect={"quick": NR, "paper": NR},
@@ -150,15 +152,15 @@ CLAIMS: list[Claim] = [
     Claim('p2.fig7_d1_rest_small', 2, 'Fig 7 / App. G',
           quote='the model outputs a linear combination of training images since the corresponding solution has spectrum',
           statement='D1 (linear, down to 1x1, default init) trained on two photos: every |eigenvalue| of its operator '
-                    'but the photos\' two (those nearest 1) is below 2e-2 (spectrum 1, 1, [<2e-2]), every seed of 3 (init) with the 2-SE margin',
+                    'but the photos\' two (those nearest 1) is below 2e-2 (spectrum 1, 1, [<2e-2]), every seed of the band (5 at quick: init) with the 2-SE margin',
           metric='fig7.rest_max', op='<', threshold=0.02,
           fit=(fitted('fig7'),),
           expect={"quick": R, "paper": R}),
     Claim('p2.fig7_d1_noise_in_span', 2, 'Fig 7 / App. G',
           quote='When fed standard Gaussian data the model outputs a linear combination of training images',
           statement='D1 maps N(0,1) inputs to linear combinations of its two training photos (median relative '
-                    'distance to their span < 0.1, and 0.05 below the same net untrained), every seed of 3 (init and inputs) with '
-                    'the 2-SE margin',
+                    'distance to their span < 0.1, and 0.05 below the same net untrained), every seed of the band (5 '
+                    'at quick: init and inputs) with the 2-SE margin',
           metric='fig7.noise.median_span_residual', op='<', threshold='fig7.noise.median_span_residual.bar',
           fit=(fitted('fig7'),),
           expect={"quick": R, "paper": R}),
@@ -176,12 +178,13 @@ CLAIMS: list[Claim] = [
            'When fed standard Gaussian data the model outputs a multiple of the training image since the '
            'corresponding solution has spectrum',
            'D2 (32x32 -> 4x4 in layer 1, 29 layers, every parameter 1.8e-3 times 1 + 0.01 N(0, 1)) trained on one '
-           'photo: every |eigenvalue| but the photo\'s is below 7e-6 (spectrum 1, [<7e-6]), every seed of 3 (init) '
-           'with the 2-SE margin', 'fig8.rest_max', 7e-6),
+           'photo: every |eigenvalue| but the photo\'s is below 7e-6 (spectrum 1, [<7e-6]), every seed of the '
+           'band (5 at quick: init) with the 2-SE margin', 'fig8.rest_max', 7e-6),
           ('p2.fig8_d2_noise_multiple', 'trained',
            'When fed standard Gaussian data the model outputs a multiple of the training image',
            'D2 maps N(0,1) inputs to multiples of its training photo (median relative distance to its span < 0.1, '
-           'and 0.05 below the same net untrained), every seed of 3 (init and inputs) with the 2-SE margin',
+           'and 0.05 below the same net untrained), every seed of the band (5 at quick: init and inputs) with the '
+           '2-SE margin',
            'fig8.noise.median_span_residual', 'fig8.noise.median_span_residual.bar'),
       )],
     # ---- Fig 5a / 5b: nonlinear D1 on colour images ----
@@ -189,33 +192,33 @@ CLAIMS: list[Claim] = [
           quote='iterating the map yields individual training examples',
           statement='Iterating the nonlinear D1 trained on many colour images (paper: 100 CIFAR10; quick: 63 photos) '
                     'sends test images (other photographs) to individual training images (median corr of the last '
-                    'iterate with its nearest training image > 0.9 and 0.05 above the same net untrained), every seed of 3 '
-                    '(init) with the 2-SE margin',
+                    'iterate with its nearest training image >= 0.8, the row `is`, and 0.05 above the same net '
+                    'untrained), every seed of the band (5 at quick: init) with the 2-SE margin',
           metric='fig5a.iterated.median_corr', op='>', threshold='fig5a.iterated.median_corr.bar',
           fit=(fitted('fig5a'),),
           expect={"quick": NR, "paper": R},
           why='quick: the nets fit the 63 photos through the 64-unit 1x1 bottleneck ({fig5a.loss_ratio:%} of the zero '
               'prediction\'s loss, one value per seed), but the iterated test photos end at a median corr of '
               '{fig5a.iterated.median_corr:.2f} with the nearest training photo (untrained '
-              '{fig5a.iterated.median_corr.untrained:.2f}): below the paper\'s bar for every seed'),
+              '{fig5a.iterated.median_corr.untrained:.2f}) against the bar {fig5a.iterated.median_corr.bar}'),
     Claim('p2.fig5b_arbitrary_to_train', 2, 'Fig 5b',
           quote='learn maps which are contractive to training examples',
           statement='The nonlinear D1 trained on one image per class, iterated 10 times from squares, noise and new '
-                    'photos, ends on training images (median corr with the nearest training image > 0.9 and 0.05 above '
-                    'the same net untrained), every seed of 3 (init) with the 2-SE margin',
+                    'photos, ends on training images (median corr with the nearest training image >= 0.8, the row '
+                    '`is`, and 0.05 above the same net untrained), every seed of the band (5 at quick: init) with the '
+                    '2-SE margin',
           metric='fig5b.iterated.median_corr', op='>', threshold='fig5b.iterated.median_corr.bar',
           fit=(fitted('fig5b'),),
           expect={"quick": NR, "paper": R},
           why='quick: the nets fit their 9 photos (loss {fig5b.loss_ratio:%} of the zero prediction\'s), but after the '
               'iterations the median corr with the nearest training photo is {fig5b.iterated.median_corr:.2f} (one value '
-              'per seed; untrained {fig5b.iterated.median_corr.untrained:.2f}): at each of base seeds 0, 1 and 2 one net of the '
-              'band clears the bar and two do not, and a net\'s score moves with the draw of squares and noise it is '
-              'iterated from (the base seed\'s)'),
+              'per seed; untrained {fig5b.iterated.median_corr.untrained:.2f}): not every net of the band clears the bar, and '
+              'a net\'s score moves with the draw of squares and noise it is iterated from (the base seed\'s)'),
     Claim('p2.fig5b_superattractors', 2, 'Fig 5b / Sec. 4',
           quote='after just 1 iteration, individual training examples are output',
           statement='The nonlinear D1 on one image per class outputs training examples after one application: median '
-                    'corr of f(x) with its nearest training image > 0.9 and 0.05 above the same net untrained, every seed '
-                    'of 3 (init) with the 2-SE margin',
+                    'corr of f(x) with its nearest training image >= 0.8 (the row `is`) and 0.05 above the same net '
+                    'untrained, every seed of the band (5 at quick: init) with the 2-SE margin',
           metric='fig5b.one_step.median_corr', op='>', threshold='fig5b.one_step.median_corr.bar',
           fit=(fitted('fig5b'),),
           expect={"quick": NR, "paper": R},
@@ -227,18 +230,19 @@ CLAIMS: list[Claim] = [
           quote='memorizes learned representations of training data as superattractors throughout the training process',
           statement='After 1000 epochs (full batch) the nonlinear D1 on 3 photos maps arbitrary inputs (squares, noise, '
                     'new photos) to a training image in one application: median corr to the nearest training image '
-                    '> 0.9 and 0.05 above the same nets untrained, every seed of 3 with margin',
+                    '>= 0.8 (the row `is`) and 0.05 above the same nets untrained, every seed of 3 with margin',
           metric='fig6.epochs1000.one_step.median_corr', op='>', threshold='fig6.epochs1000.one_step.median_corr.bar',
           fit=(fitted('fig6.epochs1000'),),
           expect={"quick": NR, "paper": R},
-          why='quick: one application gives median corr {fig6.epochs1000.one_step.median_corr:.3f} for seeds 0-2 '
-              '(untrained {fig6.epochs1000.one_step.median_corr.untrained:.2f}), near the paper\'s bar, where rounding '
+          why='quick: one application gives median corr {fig6.epochs1000.one_step.median_corr:.3f}, one value per seed '
+              '(untrained {fig6.epochs1000.one_step.median_corr.untrained:.2f}), near the bar, where rounding '
               'or the choice of probe photos moves a seed across it; 10 iterations give '
               '{fig6.epochs1000.iterated.median_corr:.3f}'),
     Claim('p2.fig6_superattractors_early', 2, 'Fig 6a',
           quote='memorization occurs throughout the training process and is present even with early stopping',
           statement='Already after 100 epochs (early stopping) the nonlinear D1 maps arbitrary inputs to a training '
-                    'image in one application (median corr > 0.9 and 0.05 above the same nets untrained). Gate: early '
+                    'image in one application (median corr >= 0.8, the row `is`, and 0.05 above the same nets '
+                    'untrained). Gate: early '
                     'stopping by design, so not the 5 % rule but "has learnt": loss below half of the zero prediction\'s',
           metric='fig6.epochs100.one_step.median_corr', op='>', threshold='fig6.epochs100.one_step.median_corr.bar',
           fit=('fig6.epochs100.loss_ratio < 0.5',),

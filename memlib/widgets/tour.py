@@ -69,7 +69,7 @@ def attractors(profile_name: str | None = None):
     x_test_all, _ = data.load_images(name, split="test", root=root)
     nets = pick(p, **R2.FIG3_NETS)
     label = {"fig3a": "Fig 3a", "fig3b": "Fig 3b"}
-    return W2.attractors_explorer(iterations=50, steps=pick(p, **R2.FIG3_STEPS), seed=R2.band_seeds(p, 0)[0],
+    return W2.attractors_explorer(iterations=50, steps=pick(p, **R2.FIG3_STEPS), seed=R2.fig3_seeds(p, 0)[0],
                                   activation=R2.FIG3_ACTIVATION, fit=R2.FIG3_FIT,
                                   autoencoders={f"{label[k]}: {layers} x {width} on {n} digits": (n, layers, width)
                                                 for k, (n, layers, width) in sorted(nets.items(), reverse=True)},
