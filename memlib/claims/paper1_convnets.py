@@ -360,14 +360,16 @@ CLAIMS: list[Claim] = [
                      "first layer's change"),
     Claim('p1.fig15_top_layer_changes_most', 1, 'Fig 15',
           quote='Most of the networks have significantly larger distances on the top-most layer.',
-          statement='In most ConvNets (fraction of depths > 1 with the largest relative change at the top layer > 0.5, per '
-                    'seed) the top layer moves most; every depth must fit',
-          # issue 42: 'most' over 'significantly larger' is the row `most` over the row `much` (a factor >= 2); the test
-          # (the largest change, any margin) is left as it was while the claim is re-judged
-          metric='fig15.frac_top_largest', op='>', threshold=0.5, expect=QUICK_NR, fit=(fitted('fig3a.all'),),
-          rule='most', control='fig15.frac_first_largest',
-          control_is="the same fraction for the first layer (the depths whose first layer moves most)",
-          why=("quick: gated on every depth fitting; the worst depth ends at {fig3a.all.loss_ratio:%} of the zero prediction's loss (the rule is 5 %); measured, the fraction of depths whose top layer moves most is {fig15.frac_top_largest:.2f}")),
+          statement='In most ConvNets the top layer moves significantly more than any other: the share of depths > 1 '
+                    'whose top layer\'s relative change is at least twice every other layer\'s > 0.5, per seed; every '
+                    'depth must fit',
+          # issue 42: 'most' over 'significantly larger' is the row `most` over the row `much` (a factor >= 2); until
+          # session 25 the test was the largest change with any margin. Changed while quick's nets do not fit (the
+          # gate decides at quick on every band): no run has measured the new statistic yet
+          metric='fig15.frac_top_much_larger', op='>', threshold=0.5, expect=QUICK_NR, fit=(fitted('fig3a.all'),),
+          rule='most', control='fig15.frac_first_much_larger',
+          control_is="the same share for the first layer (the depths whose first layer moves twice any other's)",
+          why=("quick: gated on every depth fitting; the worst depth ends at {fig3a.all.loss_ratio:%} of the zero prediction's loss (the rule is 5 %); measured, the share of depths whose top layer moves at least twice any other is {fig15.frac_top_much_larger:.2f}")),
     Claim('p1.fig16_linear_lower_layers_change_less', 1, 'Fig 16',
           quote='As a general pattern, we do see that as the network architecture gets deeper, the distances at lower '
                 'layers do become smaller. ... In Figure 16 and Figure 17, we show the same plots for linear FCNs and '
@@ -411,14 +413,15 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig22_upper_half_builds_digit', 1, 'Fig 22 / App. H.2',
           quote='In particular, the last visualization shows that the 20-layer ConvNet is already starting to construct '
                 'the digit "7" from nowhere when using only the upper half of the model.',
-          statement='The upper 10 layers of the 20-layer ConvNet, fed the test inputs directly, output something more '
-                    'correlated with the digit than with the inputs (per seed)',
+          statement='The upper 10 layers of the 20-layer ConvNet, fed the test inputs directly, have begun to output '
+                    'the digit: their corr with it at least 0.1 above the same upper half untrained (per seed)',
           # issue 42: 'is already starting to construct' is the row `begins` (a gain >= 0.1 towards the digit over the
-          # untrained upper half); the test (the digit's corr above the input's) is left as it was while the claim is
-          # re-judged
-          metric='fig22.upper_half.corr_constant', op='>', threshold='fig22.upper_half.corr_identity', expect=QUICK_NR,
-          rule='begins', control='fig22.upper_half.corr_constant.untrained',
-          control_threshold='fig22.upper_half.corr_identity.untrained', control_is=f"{UNTRAINED}: the upper half at initialization",
+          # untrained upper half); until session 25 the test was the digit's corr above the input's. Changed while
+          # quick's nets do not fit (the gate decides at quick on every band): no run has measured it yet
+          metric='fig22.upper_half.constant_gain', op='>=', threshold=BEGINS_GAP, expect=QUICK_NR,
+          rule='begins', control='fig22.upper_half.constant_gain.untrained',
+          control_is=f"{UNTRAINED}: the upper half at initialization, whose gain over itself is 0 (it fails by "
+                     "construction: the claim states what training adds)",
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the upper half's output correlates {fig22.upper_half.corr_constant:.2f} with the digit, {fig22.upper_half.corr_identity:.2f} with the input")),
 ]
 
