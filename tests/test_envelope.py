@@ -135,6 +135,19 @@ def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():
     # the rebuilt notebook's wall time replaces its old one (it used to be added to it)
     assert merged["variations"][0]["wall_s_by_notebook"] == {nb4: 5.0, nb2: 7.0}
     assert merged["variations"][0]["wall_s"] == 12.0
+    # a variation the rebuild left out no longer claims the rebuilt notebook (its run was of the old code), and one
+    # that held nothing else leaves the envelope
+    old["envelope"]["variations"] += [
+        {"name": "1thread-avx2", "arithmetic": {nb4: {}, nb2: {}}, "wall_s_by_notebook": {nb4: 3.0, nb2: 4.0}},
+        {"name": "seed+1", "arithmetic": {nb4: {}}, "wall_s_by_notebook": {nb4: 2.0}}]
+    kept = {v["name"]: v for v in envelope._merge(old, new, [nb4], env)["envelope"]["variations"]}
+    assert set(kept) == {"base", "1thread-avx2"}
+    assert kept["1thread-avx2"]["wall_s_by_notebook"] == {nb2: 4.0} and kept["1thread-avx2"]["wall_s"] == 4.0
+    assert set(kept["1thread-avx2"]["arithmetic"]) == {nb2}
+    old["envelope"]["variations"][-2]["wall_s_by_notebook"] = {nb4: 3.0}     # its other notebook's time not kept
+    kept = {v["name"]: v for v in envelope._merge(old, new, [nb4], env)["envelope"]["variations"]}
+    assert kept["1thread-avx2"]["wall_s"] is None
+    assert "1thread-avx2 (time not kept)" in envelope.describe({"envelope": {"variations": list(kept.values())}})
 
 
 def test_evaluate_counts_the_seeds_a_claim_was_judged_on():

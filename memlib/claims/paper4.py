@@ -20,10 +20,10 @@ Issue 41 / 42 (session 16): each claim names its row of the rule from words to t
 are judged on the log scale, and each counted claim has a control (CONTROLS, as Claim.control: a run the statement must
 fail, measured by the same notebook); a claim whose control passed too is a sanity check. Observation 1 reads the rise until rho reaches
 rho_eq (`rho_summary.drop_until_equilibrium`), the terminal phase starts where the training error stays zero
-(`rho_summary.terminal_phase_start`). Quick's ledger (MEASURED_QUICK below): session 24's quick envelope of notebook 04
-(seed bands 0-2, 10-12, 20-22, and 0-2 on one thread with AVX2 kernels), with the recipe the probe's rule chose on
-seeds 100-102 (benchmarks/probes/paper4_recipe.py: MNIST at 28x28, width 64, BatchNorm affine=False with weight decay,
-4,000 updates).
+(`rho_summary.terminal_phase_start`). Quick's ledger (MEASURED_QUICK below): session 25's quick envelope of notebook 04
+(seed bands 0-2, 10-12, 20-22), with the recipe the probes' rules chose on seeds 100-102
+(benchmarks/probes/paper4_recipe.py: MNIST at 28x28, width 64, BatchNorm affine=False with weight decay;
+paper4_updates.py: 16,000 updates, 3,600 for the ConvNet).
 """
 from dataclasses import replace
 
@@ -326,47 +326,47 @@ CONTROLS = {
 CLAIMS = [with_control(c, CONTROLS) for c in CLAIMS]
 
 # ---------------------------------------------------------------- quick's ledger, measured
-# Session 24's quick envelope of notebook 04 (benchmarks/RESULTS.md, session 24): four runs from an empty cache on an
-# idle 2-core CPU, 2026-11-28, with the recipe of benchmarks/probes/paper4_recipe.py: seeds 0-2 (100 s), 10-12 (128 s),
-# 20-22 (114 s) and 0-2 on one thread with AVX2 kernels (141 s). Claim -> (outcome all four runs took, what they
-# showed). One claim took two outcomes and is on claims/unstable.py's list (its entry here is the base run's). Session
-# 18's run of the same recipe on another CPU had eq5_bnwd, nc4_ncc_bnwd and nc3_falls_bnwd reproduced: there the BN +
-# WD band fitted (seed 2 of its init group aside); here it fits in none of the four runs.
-HOW_QUICK = ("session 24's quick envelope of notebook 04 (seeds 0-2, 10-12, 20-22 and 0-2 on one thread with AVX2 "
-             "kernels, 2026-11-28, recipe of benchmarks/probes/paper4_recipe.py): the outcome all four runs took")
-_BNWD_UNFIT = ("quick's 4,000 updates fit the BN + WD nets from norm 0.1 on no seed band: in each of the four runs one "
-               "seed ends with 1, 3 or 22 training digits misclassified or at 5.3-6.7 % of the zero prediction's loss "
-               "(the gate is 5 %)")
-_BN_UNFIT = ("a ConvNet of the init group (norms 0.1 and 5) ends with 1-2 training digits misclassified on one or two "
-             "seeds of every band, so the fit gate fails in all four runs")
+# Session 25's quick envelope of notebook 04 (benchmarks/RESULTS.md, session 25): three runs from an empty cache on
+# the 2-core CPU, 2026-11-28, with the updates benchmarks/probes/paper4_updates.py's rule chose (16,000 for the fully
+# connected nets, 3,600 for the ConvNet) and the fit gate read on the last 10 % of epochs (docs/CLAIM_RULES.md, the
+# `fit` row): seeds 0-2 (612 s, beside two smoke runs), 10-12 (351 s) and 20-22 (378 s, both idle). Claim -> (outcome
+# all three runs took, what they showed). One claim took two outcomes and is on claims/unstable.py's list (its entry
+# here is the base run's). Session 24's envelope (4,000 / 900 updates, the gate at the last epoch) had the ConvNet's
+# init group miss the gate on every band: at 3,600 updates it fits on all three, and two claims moved to reproduced.
+HOW_QUICK = ("session 25's quick envelope of notebook 04 (seeds 0-2, 10-12, 20-22, 2026-11-28; 16,000 / 3,600 SGD "
+             "updates, the fit gate on the last 10 % of epochs): the outcome all three runs took")
+_BNWD_UNFIT = ("quick's 16,000 updates fit the BN + WD nets on no seed band: in each run one seed ends with a training "
+               "digit misclassified (seeds 0-2) or at least one ends at 5.0-12.2 % of the zero prediction's loss over "
+               "the last 10 % of epochs (the gate is 5 %; the probe on seeds 100-102 passed 7 of 9 runs at this count)")
 _NORM30_QUICK = ("the runs from the paper's norm 30 diverge or end with every training digit misclassified on every seed "
                  "of every band; no comparison")
 MEASURED_QUICK = {
-    "p4.eq5_bnwd": (NR, _BNWD_UNFIT + "; rho is within 1-5 % of eq. 5's rho_eq all the same (sanity)"),
-    "p4.obs1_bnwd": (NR, _BNWD_UNFIT + "; rho from 0.1 overshoots and falls 37-80 % of its maximum before rho_eq"),
-    "p4.bnwd_init_independent": (NR, _BNWD_UNFIT + " (the init group: 1-22 misclassified on one seed of each band); the "
-                                 "final rho's largest over smallest is 1.04-1.31, under 1.1 on 3 of 12 seeds"),
-    "p4.obs3_bnwd": (NR, _BNWD_UNFIT + "; the test-error gap between norms 0.1 and 5 is -1.4 to +0.5 points, negative "
-                         "on 6 of 12 seeds"),
+    "p4.eq5_bnwd": (NR, _BNWD_UNFIT + "; rho is within 2.7-3.9 % of eq. 5's rho_eq all the same (sanity)"),
+    "p4.obs1_bnwd": (NR, _BNWD_UNFIT + "; rho from 0.1 overshoots and falls 35-85 % of its maximum before rho_eq"),
+    "p4.bnwd_init_independent": (NR, _BNWD_UNFIT + "; the final rho's largest over smallest is 1.03-1.21, under 1.1 "
+                                 "on 5 of 9 seeds"),
+    "p4.obs3_bnwd": (NR, _BNWD_UNFIT + "; the test-error gap between norms 0.1 and 5 is -0.5 to +4.8 points, "
+                         "negative on 3 of 9 seeds"),
     "p4.margin_spread_shrinks": (NR, _BNWD_UNFIT + "; the margins' spread at the end over the start of the terminal "
-                                     "phase 1.01-2.95, above 1 on every seed that has a terminal phase (sanity)"),
-    "p4.nc1_falls_bnwd": (NR, _BNWD_UNFIT + "; NC1 at the end over the terminal phase's start 0.37-10.8, above 1 on "
-                              "half the seeds that have one"),
+                                     "phase 0.71-3.55, above 1 on 6 of the 7 seeds that have one (sanity)"),
+    "p4.nc1_falls_bnwd": (NR, _BNWD_UNFIT + "; NC1 at the end over the terminal phase's start 0.25-3.08"),
     "p4.obs1_bn_nowd": (R, "rho of the ConvNet from 0.1 never falls before rho_eq on any seed of any run; the control "
-                           "from 5 falls 12-28 %, as it must"),
-    "p4.bn_nowd_init_dependent": (NR, _BN_UNFIT + "; the margin ratio itself is 4.2-5.3 on every seed (bar 2)"),
+                           "from 5 falls 14-28 %, as it must"),
+    "p4.bn_nowd_init_dependent": (R, "the ConvNets fit on every seed of every band (3,600 updates; at 900 they did "
+                                     "not), and the mean margin from norm 0.1 over that from 5 is 4.0-5.1 on every "
+                                     "seed (bar 2); the control, BN with weight decay, 0.85-1.12"),
     "p4.fig7_horizontal_margins": (R, "the margins' spread shrinks through the terminal phase on every seed of every "
-                                      "run (0.21-0.64 of its start; sanity)"),
+                                      "run (0.15-0.29 of its start; sanity)"),
     "p4.obs1_none": (R, "rho from norm 5 never falls before rho_eq on any seed of any run (sanity)"),
     "p4.none_init_dependent": (NR, _NORM30_QUICK),
     "p4.none_small_init_generalizes": (NR, _NORM30_QUICK),
-    "p4.obs2_average_margin": (R, "the mean-margin ratio is 1.04-1.32 on 11 of 12 seeds and 0.99 on one (seeds 20-22, "
-                                  "whose band then fails): unstable (sanity)"),
-    "p4.obs2_max_margin": (NR, _BN_UNFIT + "; the ratio itself is 12-994 where measured"),
+    "p4.obs2_average_margin": (NR, "the mean-margin ratio is 1.02-1.24 on 8 of 9 seeds and 0.99 on one (seeds 0-2, "
+                                   "whose band then fails): unstable (sanity)"),
+    "p4.obs2_max_margin": (R, "the ConvNets fit on every seed (3,600 updates), and the smallest margin of the "
+                              "smaller-rho_eq run over the larger's is 5.3-18.3 on every seed (bar 1)"),
     "p4.nc2_simplex_etf": (R, "NC2 at rounding level on every seed (two classes; sanity)"),
-    "p4.nc3_falls_bnwd": (NR, _BNWD_UNFIT + "; NC3 at the end over the terminal phase's start 0.75-3.9, below 1 on 4 "
-                              "of the 10 seeds that have one"),
-    "p4.nc4_ncc_bnwd": (NR, _BNWD_UNFIT + "; the decisions differ on 0.05-7 % of the training digits (sanity)"),
+    "p4.nc3_falls_bnwd": (NR, _BNWD_UNFIT + "; NC3 at the end over the terminal phase's start 0.52-1.71"),
+    "p4.nc4_ncc_bnwd": (NR, _BNWD_UNFIT + "; the decisions differ on 0.2-3.3 % of the training digits (sanity)"),
     "p4.fig11_horizontal_margins": (R, "the margins' spread shrinks through the terminal phase on every seed of every "
                                        "run (sanity)"),
     "p4.fig11_min_margin_small_init": (NR, _NORM30_QUICK),
@@ -377,8 +377,8 @@ WHY_QUICK = {
                     "{band.bnwd.rho_max_drop_run:%}), ending at {band.bnwd.rho_end:.2f}: with BatchNorm without "
                     "parameters (the probe's choice for Fig 1-4) rho = ||W_L|| from the smallest initial norm overshoots rho_eq "
                     "and falls back to it; the control, from initial norm 5, falls {band.bnwd_large.rho_max_drop:%}",
-    "p4.bnwd_init_independent": "a BN + WD run of the group ends with a training digit misclassified (training "
-                                "errors {init.bnwd.train_errors_end}), so the fit gate fails; the final rho's largest "
+    "p4.bnwd_init_independent": "a BN + WD run of the group misses the fit gate (training errors "
+                                "{init.bnwd.train_errors_end}, loss ratio {init.bnwd.loss_ratio}); the final rho's largest "
                                 "over smallest is {init.bnwd.rho_end_spread:.2f}; the control, BN without weight "
                                 "decay: {init.bn.rho_end_spread:.2f}",
     "p4.margin_spread_shrinks": "the margins' spread at the end over its value at the start of the terminal "
@@ -388,8 +388,8 @@ WHY_QUICK = {
                          "{band.bnwd.nc1_end_over_tpt:.2f} (inf: no terminal phase; training errors at the end "
                          "{band.bnwd.train_errors_end}); the control, neither BN nor weight "
                          "decay: {band.none.nc1_end_over_tpt:.2f}",
-    "p4.bn_nowd_init_dependent": "a ConvNet run ends with a training digit misclassified (training errors "
-                                 "{init.bn.train_errors_end}), so the fit gate fails; the mean margin from the small "
+    "p4.bn_nowd_init_dependent": "a ConvNet run misses the fit gate (training errors {init.bn.train_errors_end}, "
+                                 "loss ratio {init.bn.loss_ratio}); the mean margin from the small "
                                  "initial norm over that from 5 is {init.bn.margin_small_over_large:.2f}; the control, "
                                  "BN with weight decay: {init.bnwd.margin_small_over_large:.2f}",
     "p4.none_init_dependent": "the runs from the paper's initial norm 30 diverge or never train at its learning rate "
@@ -403,8 +403,8 @@ WHY_QUICK = {
     "p4.obs2_average_margin": "the mean margin of the smallest-rho_eq run over the largest's "
                               "{init.bnwd.obs2_mean_margin_ratio:.2f} against 1, seed by seed (the band holds only if "
                               "every seed does and its mean is two standard errors past 1)",
-    "p4.obs2_max_margin": "a ConvNet run ends with a training digit misclassified (training errors "
-                          "{init.bn.train_errors_end}), so the fit gate fails; smallest margin of the smaller-rho_eq "
+    "p4.obs2_max_margin": "a ConvNet run misses the fit gate (training errors {init.bn.train_errors_end}, loss "
+                          "ratio {init.bn.loss_ratio}); smallest margin of the smaller-rho_eq "
                           "run over the larger's {init.bn.obs2_min_margin_ratio:.2f}; the control, the same ratio with "
                           "weight decay: {init.bnwd.obs2_min_margin_ratio:.2f}",
     "p4.fig11_min_margin_small_init": "the runs from initial norm 30 diverge or never train at the paper's lr "
@@ -425,7 +425,8 @@ CLAIMS = with_measured([replace(c, why=WHY_QUICK.get(c.id, c.why)) for c in CLAI
 # machine: core.LEDGER_DATA_BY_NOTEBOOK says so). Claim -> (outcome, what it showed).
 HOW_FULL = ("session 19's full run of notebook 04 (seeds 0-2, 2026-11-27, MNIST 3 / 5 at 28x28, 8,000 SGD updates; "
             "1,185 s on the 2-core CPU beside another run), repeated from an empty cache on an idle machine in "
-            "session 22 (497 s, every metric bit-identical)")
+            "session 22 (497 s, every metric bit-identical); that is full's recipe before session 25 (full now trains "
+            "32,000 / 7,200 updates and reads the fit gate on the last 10 % of epochs) and is not yet re-measured")
 _GATE_BNWD = "seed 2's BN + WD run from 0.1 ends with one training digit misclassified, so the fit gate fails"
 _GATE_BN = "seed 0's ConvNet from norm 5 ends with one training digit misclassified, so the fit gate fails"
 _NORM30 = ("the runs from the paper's norm 30 diverge (seeds 0, 1) or end with every training digit misclassified "

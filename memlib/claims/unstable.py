@@ -96,9 +96,10 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "paper's 32x32 images",
     "p4.obs2_average_margin":
         "a sanity check (Observation 2's average margin follows from eq. 5 once the runs fit): the mean-margin ratio "
-        "of the smallest-rho_eq run over the largest's is above 1 on 11 of the envelope's 12 seeds and just below it "
-        "on one (seeds 20-22), whose band then fails ({init.bnwd.obs2_mean_margin_ratio:.2f} here); its runs do not "
-        "all fit at quick either (p4.obs1_bnwd); settled by a recipe under which they fit",
+        "of the smallest-rho_eq run over the largest's is above 1 on 8 of the envelope's 9 seeds and just below it "
+        "on one (seeds 0-2 in session 25, seeds 20-22 in session 24), whose band then fails "
+        "({init.bnwd.obs2_mean_margin_ratio:.2f} here); its BN + WD runs do not all fit at quick either "
+        "(p4.obs1_bnwd); settled by a recipe under which they fit",
 }
 
 

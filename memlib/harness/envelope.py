@@ -202,7 +202,13 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
     rows = [r for r in old.get("claims", []) if keep(r["notebook"])] + [r for r in new["claims"] if r["notebook"] in names]
     merged["claims"] = sorted(rows, key=lambda r: order.index(r["notebook"]))
     oe = old["envelope"]
-    by_name = {v["name"]: v for v in oe.get("variations", [])}
+    by_name = {}
+    for v in oe.get("variations", []):          # a variation not rebuilt keeps only the notebooks it still holds
+        arith = {nb: a for nb, a in (v.get("arithmetic") or {}).items() if keep(nb)}
+        walls = {nb: w for nb, w in (v.get("wall_s_by_notebook") or {}).items() if keep(nb)}
+        if arith or walls:       # no per-notebook times left (runs before they were kept): the total is unknown
+            by_name[v["name"]] = {**v, "arithmetic": arith, "wall_s_by_notebook": walls,
+                                  "wall_s": round(sum(walls.values()), 1) if walls else None}
     for v in env["variations"]:
         prev = by_name.get(v["name"], {**v, "arithmetic": {}, "wall_s_by_notebook": {}})
         walls = {**prev.get("wall_s_by_notebook", {}), **v["wall_s_by_notebook"]}   # a rebuilt notebook's replaces
@@ -224,7 +230,8 @@ def describe(body: dict, top: int = 12) -> str:
     """What the envelope shows: the claims that moved, and the metrics that moved most (relative width)."""
     env = body.get("envelope") or {}
     lines = [f"envelope of {len(env.get('variations', []))} variations: "
-             + ", ".join(f"{v['name']} ({v['wall_s']:.0f} s)" for v in env.get("variations", []))]
+             + ", ".join(f"{v['name']} ({v['wall_s']:.0f} s)" if v.get("wall_s") is not None
+                         else f"{v['name']} (time not kept)" for v in env.get("variations", []))]
     ledger = {r["id"]: r["expected"] for r in body.get("claims", [])}
     moving = {c: o for c, o in env.get("outcomes", {}).items() if len(set(o.values())) > 1}
     lines.append(f"{len(moving)} claims took more than one outcome (unstable):")
