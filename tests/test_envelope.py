@@ -136,10 +136,11 @@ def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():
     assert merged["variations"][0]["wall_s_by_notebook"] == {nb4: 5.0, nb2: 7.0}
     assert merged["variations"][0]["wall_s"] == 12.0
     # a variation the rebuild left out no longer claims the rebuilt notebook (its run was of the old code), and one
-    # that held nothing else leaves the envelope
+    # that judges no claim leaves the envelope
     old["envelope"]["variations"] += [
         {"name": "1thread-avx2", "arithmetic": {nb4: {}, nb2: {}}, "wall_s_by_notebook": {nb4: 3.0, nb2: 4.0}},
-        {"name": "seed+1", "arithmetic": {nb4: {}}, "wall_s_by_notebook": {nb4: 2.0}}]
+        {"name": "seed+1", "arithmetic": {nb4: {}, nb2: {}}, "wall_s_by_notebook": {nb4: 2.0}}]
+    old["envelope"]["outcomes"][p2]["1thread-avx2"] = "reproduced"
     kept = {v["name"]: v for v in envelope._merge(old, new, [nb4], env)["envelope"]["variations"]}
     assert set(kept) == {"base", "1thread-avx2"}
     assert kept["1thread-avx2"]["wall_s_by_notebook"] == {nb2: 4.0} and kept["1thread-avx2"]["wall_s"] == 4.0

@@ -202,13 +202,7 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
     rows = [r for r in old.get("claims", []) if keep(r["notebook"])] + [r for r in new["claims"] if r["notebook"] in names]
     merged["claims"] = sorted(rows, key=lambda r: order.index(r["notebook"]))
     oe = old["envelope"]
-    by_name = {}
-    for v in oe.get("variations", []):          # a variation not rebuilt keeps only the notebooks it still holds
-        arith = {nb: a for nb, a in (v.get("arithmetic") or {}).items() if keep(nb)}
-        walls = {nb: w for nb, w in (v.get("wall_s_by_notebook") or {}).items() if keep(nb)}
-        if arith or walls:       # no per-notebook times left (runs before they were kept): the total is unknown
-            by_name[v["name"]] = {**v, "arithmetic": arith, "wall_s_by_notebook": walls,
-                                  "wall_s": round(sum(walls.values()), 1) if walls else None}
+    by_name = {v["name"]: v for v in oe.get("variations", [])}
     for v in env["variations"]:
         prev = by_name.get(v["name"], {**v, "arithmetic": {}, "wall_s_by_notebook": {}})
         walls = {**prev.get("wall_s_by_notebook", {}), **v["wall_s_by_notebook"]}   # a rebuilt notebook's replaces
@@ -216,14 +210,35 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
                               "wall_s_by_notebook": walls, "wall_s": round(sum(walls.values()), 1)}
     ids = {c.id for c in claims.CLAIMS if c.notebook in names}
     known = {c.id for c in claims.CLAIMS}        # a claim since removed leaves the envelope with its notebook's rebuild
+    outcomes = {**{c: o for c, o in oe.get("outcomes", {}).items() if c in known and c not in ids}, **env["outcomes"]}
     merged["envelope"] = {
-        "variations": list(by_name.values()),
+        "variations": _judging(list(by_name.values()), outcomes),
         "metrics": {**{nb: m for nb, m in oe.get("metrics", {}).items() if keep(nb)}, **env["metrics"]},
-        "outcomes": {**{c: o for c, o in oe.get("outcomes", {}).items() if c in known and c not in ids},
-                     **env["outcomes"]},
+        "outcomes": outcomes,
         "seeds": {**{nb: m for nb, m in oe.get("seeds", {}).items() if keep(nb)}, **env["seeds"]},
         "built": {**oe.get("built", {}), **{nb: time.strftime("%Y-%m-%d") for nb in names}}}
     return merged
+
+
+def _judging(variations: list[dict], outcomes: dict) -> list[dict]:
+    """The variations with only the notebooks whose claims they still judge (an outcome names them): a notebook's part
+    rebuilt without a variation leaves it, and a variation that judges nothing leaves the envelope. A variation's
+    total time is None where a notebook it judges has no time kept."""
+    notebook = {c.id: c.notebook for c in claims.CLAIMS}
+    judged: dict = {}
+    for cid, by_variation in outcomes.items():
+        for name in by_variation:
+            judged.setdefault(name, set()).add(notebook.get(cid))
+    out = []
+    for v in variations:
+        nbs = judged.get(v["name"], set())
+        if not nbs:
+            continue
+        walls = {nb: w for nb, w in (v.get("wall_s_by_notebook") or {}).items() if nb in nbs}
+        out.append({**v, "arithmetic": {nb: a for nb, a in (v.get("arithmetic") or {}).items() if nb in nbs},
+                    "wall_s_by_notebook": walls,
+                    "wall_s": round(sum(walls.values()), 1) if set(walls) >= nbs else None})
+    return out
 
 
 def describe(body: dict, top: int = 12) -> str:
