@@ -119,14 +119,15 @@ def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():
     p4 = next(c.id for c in claims.CLAIMS if c.notebook == nb4)
     p2 = next(c.id for c in claims.CLAIMS if c.notebook == nb2)
     old = {"notebooks": {nb4: {}, nb2: {}}, "claims": [],
-           "envelope": {"variations": [{"name": "base", "arithmetic": {nb4: {}, nb2: {}}, "wall_s": 17.0,
+           "envelope": {"variations": [{"name": "base", "seed": 0, "arithmetic": {nb4: {}, nb2: {}}, "wall_s": 17.0,
                                         "wall_s_by_notebook": {nb4: 10.0, nb2: 7.0}}],
                         "metrics": {nb4: {"a": [0, 1]}, nb2: {"b": [0, 1]}},
                         "outcomes": {p4: {"base": "reproduced"}, p2: {"base": "reproduced"},
                                      "p4.removed_long_ago": {"base": "reproduced"}},
                         "seeds": {}, "built": {}}}
     new = {"notebooks": {nb4: {}}, "claims": []}
-    env = {"variations": [{"name": "base", "arithmetic": {nb4: {}}, "wall_s": 5.0, "wall_s_by_notebook": {nb4: 5.0}}],
+    env = {"variations": [{"name": "base", "seed": 30, "arithmetic": {nb4: {}}, "seed_by_notebook": {nb4: 30},
+                           "wall_s": 5.0, "wall_s_by_notebook": {nb4: 5.0}}],
            "metrics": {nb4: {"a": [2, 3]}},
            "outcomes": {p4: {"base": "not reproduced"}}, "seeds": {}}
     merged = envelope._merge(old, new, [nb4], env)["envelope"]
@@ -135,6 +136,8 @@ def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():
     # the rebuilt notebook's wall time replaces its old one (it used to be added to it)
     assert merged["variations"][0]["wall_s_by_notebook"] == {nb4: 5.0, nb2: 7.0}
     assert merged["variations"][0]["wall_s"] == 12.0
+    # a part built with --seed 30 records its own base seed; the variation's seed stays the other notebooks' (0)
+    assert merged["variations"][0]["seed_by_notebook"] == {nb4: 30, nb2: 0} and merged["variations"][0]["seed"] == 0
     # a variation the rebuild left out no longer claims the rebuilt notebook (its run was of the old code), and one
     # that judges no claim leaves the envelope
     old["envelope"]["variations"] += [

@@ -143,6 +143,7 @@ def build(profile: str = "quick", *, names: list[str], variations=DEFAULT, workd
     by_nb = {v: {nb: (e.get("provenance") or {}).get("wall_time_s") or 0.0 for nb, e in per_variation[v].items()}
              for v in variations}
     env = {"variations": [{"name": v, "seed": seed + VARIATIONS[v].seed_offset, "env": VARIATIONS[v].env,
+                           "seed_by_notebook": {nb: seed + VARIATIONS[v].seed_offset for nb in per_variation[v]},
                            "wall_s": round(sum(by_nb[v].values()) or walls[v], 1), "wall_s_by_notebook": by_nb[v],
                            "arithmetic": {nb: (e.get("provenance") or {}).get("arithmetic")
                                           for nb, e in per_variation[v].items()}} for v in variations],
@@ -206,8 +207,14 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
     for v in env["variations"]:
         prev = by_name.get(v["name"], {**v, "arithmetic": {}, "wall_s_by_notebook": {}})
         walls = {**prev.get("wall_s_by_notebook", {}), **v["wall_s_by_notebook"]}   # a rebuilt notebook's replaces
-        by_name[v["name"]] = {**v, "arithmetic": {**prev.get("arithmetic", {}), **v["arithmetic"]},
-                              "wall_s_by_notebook": walls, "wall_s": round(sum(walls.values()), 1)}
+        # each notebook's base seed (a part may be built with --seed: fresh bands for changed tests); older entries
+        # without it ran at the variation's own seed
+        seeds = {**{nb: prev.get("seed", v["seed"]) for nb in prev.get("arithmetic", {})},
+                 **prev.get("seed_by_notebook", {}), **v["seed_by_notebook"]}
+        by_name[v["name"]] = {**v, "seed": prev.get("seed", v["seed"]),
+                              "arithmetic": {**prev.get("arithmetic", {}), **v["arithmetic"]},
+                              "seed_by_notebook": seeds, "wall_s_by_notebook": walls,
+                              "wall_s": round(sum(walls.values()), 1)}
     ids = {c.id for c in claims.CLAIMS if c.notebook in names}
     known = {c.id for c in claims.CLAIMS}        # a claim since removed leaves the envelope with its notebook's rebuild
     outcomes = {**{c: o for c, o in oe.get("outcomes", {}).items() if c in known and c not in ids}, **env["outcomes"]}
@@ -236,6 +243,7 @@ def _judging(variations: list[dict], outcomes: dict) -> list[dict]:
             continue
         walls = {nb: w for nb, w in (v.get("wall_s_by_notebook") or {}).items() if nb in nbs}
         out.append({**v, "arithmetic": {nb: a for nb, a in (v.get("arithmetic") or {}).items() if nb in nbs},
+                    "seed_by_notebook": {nb: x for nb, x in (v.get("seed_by_notebook") or {}).items() if nb in nbs},
                     "wall_s_by_notebook": walls,
                     "wall_s": round(sum(walls.values()), 1) if set(walls) >= nbs else None})
     return out
