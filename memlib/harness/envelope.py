@@ -213,8 +213,7 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
                  **prev.get("seed_by_notebook", {}), **v["seed_by_notebook"]}
         by_name[v["name"]] = {**v, "seed": prev.get("seed", v["seed"]),
                               "arithmetic": {**prev.get("arithmetic", {}), **v["arithmetic"]},
-                              "seed_by_notebook": seeds, "wall_s_by_notebook": walls,
-                              "wall_s": round(sum(walls.values()), 1)}
+                              "seed_by_notebook": seeds, "wall_s_by_notebook": walls}   # wall_s: _judging
     ids = {c.id for c in claims.CLAIMS if c.notebook in names}
     known = {c.id for c in claims.CLAIMS}        # a claim since removed leaves the envelope with its notebook's rebuild
     outcomes = {**{c: o for c, o in oe.get("outcomes", {}).items() if c in known and c not in ids}, **env["outcomes"]}
