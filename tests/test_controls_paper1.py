@@ -218,6 +218,61 @@ def test_centre_shares_and_layer_corr_have_a_row_per_net_and_a_column_per_layer(
     np.testing.assert_allclose(controls.layer_corr(nets, x)[0], metrics.layer_input_correlation(nets[0], x).numpy())
 
 
+def test_the_shallow_net_keeps_the_class_only_past_its_untrained_twins():
+    """Fig 10's 'similar error rate to the raw representation' (the row `bias`) under the twins' bar (session 26): the
+    trained 3-layer nets' error must be below the midpoint and below their untrained twins' error - 0.05. Seeds 10-12
+    and 20-22's twins kept the class as well (the old control passed), which the bar refuses."""
+    claim = {c.id: c for c in PAPER1}["p1.fig10_shallow_keeps_information"]
+    midpoint = 0.643
+    fit = {"fig3a.depth3.loss_ratio": [0.001] * 3}
+    good = controls.untrained_bar(claim.metric, [0.49, 0.53, 0.66], midpoint, higher=False)
+    assert good[claim.threshold] == pytest.approx([0.44, 0.48, 0.61])
+    row = core.evaluate(claim, {**fit, **good, claim.metric: [0.39, 0.39, 0.39]}, "paper")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+    # twins that keep the class about as well as the trained nets: the old test passed them, the bar does not
+    close = controls.untrained_bar(claim.metric, [0.41, 0.42, 0.40], midpoint, higher=False)
+    assert core.evaluate(claim, {**fit, **close, claim.metric: [0.39, 0.39, 0.39]}, "paper")["outcome"] == \
+        core.NOT_REPRODUCED
+    # the midpoint still binds where the twins are near chance
+    far = controls.untrained_bar(claim.metric, [0.9, 0.9, 0.9], midpoint, higher=False)
+    assert far[claim.threshold] == pytest.approx([midpoint] * 3)
+
+
+@pytest.mark.parametrize("act", ["linear", "relu"])
+def test_the_deepest_fcn_nearer_the_digit_in_mse_must_beat_its_twins_and_the_one_hidden_layer_net_is_the_control(act):
+    """Fig 31 / 32's 'closer to the digit than to the input' in MSE under the twins' bar (session 26): the deepest FCN's
+    lead of the constant map (MSE to the input minus MSE to the digit) must beat its untrained twins' lead + 0.05; the
+    control, the 1-hidden-layer FCN's lead against its own twins' bar. At seeds 20-22 that net's plain order was a tie
+    (1.068 against 1.078: a lead of 0.01), which the plain test passed."""
+    fig = {"linear": "p1.fig31_linear_mse_constant", "relu": "p1.fig32_relu_mse_constant"}[act]
+    claim = {c.id: c for c in PAPER1}[fig]
+    raw = {}
+    for name, (mi, mc, ui, uc) in {"deepest": ([1.0, 0.99, 1.0], [0.68, 0.70, 0.69], [1.0, 1.0, 1.0],
+                                               [1.0, 1.0, 1.0]),
+                                   "h1": ([1.078, 1.08, 1.079], [1.068, 1.081, 1.08], [1.08, 1.08, 1.08],
+                                          [1.08, 1.08, 1.08])}.items():
+        k = f"fig8.{act}.{name}.rho0.mse_"
+        raw.update({k + "identity": mi, k + "constant": mc, k + "identity.untrained": ui,
+                    k + "constant.untrained": uc})
+    leads = {}
+    for name in ("deepest", "h1"):
+        leads.update(controls.lead_over_twins(raw, f"fig8.{act}.{name}.rho0.constant_lead_mse",
+                                              f"fig8.{act}.{name}.rho0.mse_identity",
+                                              f"fig8.{act}.{name}.rho0.mse_constant"))
+    assert leads[claim.metric] == pytest.approx([0.32, 0.29, 0.31])
+    assert leads[claim.control] == pytest.approx([0.01, -0.001, -0.001])
+    fit = {f"fig8.{act}.deepest.loss_ratio": [0.001] * 3}
+    row = core.evaluate(claim, {**fit, **leads}, "paper")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+    # a deep net whose twins were already as near the digit: the plain order passed it, the bar does not
+    as_init = {**raw, f"fig8.{act}.deepest.rho0.mse_identity.untrained": [1.0, 0.99, 1.0],
+               f"fig8.{act}.deepest.rho0.mse_constant.untrained": [0.68, 0.70, 0.69]}
+    weak = controls.lead_over_twins(as_init, claim.metric, f"fig8.{act}.deepest.rho0.mse_identity",
+                                    f"fig8.{act}.deepest.rho0.mse_constant")
+    assert core.evaluate(claim, {**fit, **leads, **weak}, "paper")["outcome"] == core.NOT_REPRODUCED
+
+
+
 # ---------------------------------------------------------------- notebook 01 logs every control (a smoke run)
 
 # The paper-1 claims whose own metric the smoke profile does not measure (so neither its control): the paper profile's

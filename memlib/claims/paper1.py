@@ -217,18 +217,30 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig31_linear_mse_constant', 1, 'Fig 31 / App. I',
           quote='Each corresponding pair of plots are overall consistent.',
           statement="In MSE too (Fig 31 vs Fig 8b), the deepest linear FCN's predictions on rho = 0 probes are closer to "
-                    "the digit than to the input (per seed)",
-          metric='fig8.linear.deepest.rho0.mse_constant', op='<', threshold='fig8.linear.deepest.rho0.mse_identity',
+                    "the digit than to the input, by more than the same nets untrained are: "
+                    "MSE to the input minus MSE to the digit above the stricter of 0 and the twins' + 0.05 (per seed)",
+          # issue 42: the row `bias` in MSE (the constant map's lead: MSE to the input minus MSE to the digit > 0).
+          # Session 26: the twins' bar (docs/CLAIM_RULES.md, step 4; controls.lead_over_twins), because the control's
+          # plain order is a tie on orthogonal probes, which it passed on one band (seeds 20-22, Fig 31); judged first
+          # on seeds 30-32. The control is the 1-hidden-layer net's lead against its own twins' bar
+          metric='fig8.linear.deepest.rho0.constant_lead_mse', op='>',
+          threshold='fig8.linear.deepest.rho0.constant_lead_mse.bar',
           rule='bias', expect=RR, fit=(fitted('fig8.linear.deepest'),),
-          control='fig8.linear.h1.rho0.mse_constant', control_threshold='fig8.linear.h1.rho0.mse_identity',
+          control='fig8.linear.h1.rho0.constant_lead_mse', control_threshold='fig8.linear.h1.rho0.constant_lead_mse.bar',
           control_is="the shallowest linear FCN (1 hidden layer), which the paper says resembles the convex case"),
     Claim('p1.fig32_relu_mse_constant', 1, 'Fig 32 / App. I',
           quote='Each corresponding pair of plots are overall consistent.',
           statement="In MSE too (Fig 32 vs Fig 8a), the deepest ReLU FCN's predictions on rho = 0 probes are closer to the "
-                    "digit than to the input (per seed)",
-          metric='fig8.relu.deepest.rho0.mse_constant', op='<', threshold='fig8.relu.deepest.rho0.mse_identity',
+                    "digit than to the input, by more than the same nets untrained are: "
+                    "MSE to the input minus MSE to the digit above the stricter of 0 and the twins' + 0.05 (per seed)",
+          # issue 42: the row `bias` in MSE (the constant map's lead: MSE to the input minus MSE to the digit > 0).
+          # Session 26: the twins' bar, the same test as Fig 31's (the same words; its control passed the plain order
+          # at quick since session 18); judged first on seeds 30-32. The control is the 1-hidden-layer net's lead
+          # against its own twins' bar
+          metric='fig8.relu.deepest.rho0.constant_lead_mse', op='>',
+          threshold='fig8.relu.deepest.rho0.constant_lead_mse.bar',
           rule='bias', expect=RR, fit=(fitted('fig8.relu.deepest'),),
-          control='fig8.relu.h1.rho0.mse_constant', control_threshold='fig8.relu.h1.rho0.mse_identity',
+          control='fig8.relu.h1.rho0.constant_lead_mse', control_threshold='fig8.relu.h1.rho0.constant_lead_mse.bar',
           control_is="the shallowest ReLU FCN (1 hidden layer), which the paper says learns neither map"),
 
     # ------------------------------------------------------------------ Fig 3a, 9, 33: ConvNets of increasing depth
