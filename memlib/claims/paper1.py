@@ -407,28 +407,24 @@ MEASURED_QUICK = {
     "p1.fig8_shallow_relu_not_constant": (R, "the `random` row (both |corr| < 0.5): 0.35 per seed; the old test "
                                              "(corr to the constant < 0.3) failed"),
     "p1.fig32_relu_mse_constant": (NR, "its control passes: the 1-hidden-layer ReLU FCN at quick's width 256 is "
-                                       "also nearer the digit than the input in MSE on rho = 0 probes"),
-    "p1.fig24_thin_deep_fails": (R, "the `fit` row negated (loss above 5 % of the zero prediction's): one seed "
-                                    "ends just above it (0.058), the others at the zero prediction's loss"),
+                                       "also nearer the digit than the input in MSE on rho = 0 probes, by more than "
+                                       "its untrained twins (the twins' bar, session 26: seeds 30-32, 40-42 and 50-52)"),
     "p1.fig30_optimizers_differ": (NR, "its control passes: the fitted optimizers' corr to the identity also "
                                        "differs by more than 3 seed standard deviations on the rho = 1 probes (the "
                                        "training digit itself)"),
     "p1.appG_lower_layers_still_move": (NR, "did not fit: under the paper's recipe the 20-layer nets end at 1.00 / "
                                             "1.00 / 0.77 of the zero prediction's loss (seeds 0-2; 1.00 / 1.00 / 0.87 "
                                             "on seeds 10-12, session 20's envelope)"),
-    "p1.fig10_shallow_keeps_information": (R, "on 1,000 test images (was 100) the trained 3-layer nets' error is "
-                                              "0.39 per seed against the midpoint 0.64; the control, the same nets "
-                                              "untrained, fails on one seed only (0.49 / 0.53 / 0.66): a thin margin "
-                                              "(with 100 test images it passed, 0.54 / 0.54 / 0.64)"),
 }
 CONTROL_WHY = {     # the why of a claim measured not reproduced because its control passed
     "p1.fig8_no_identity_orthogonal": "quick: the deepest ConvNets' corr to the identity on rho = 0 probes is "
         "{fig8.max.rho0.corr_identity} (per seed), below 0.8 as the claim says, but so is the control's, the shallow "
         "ConvNets' ({fig9.shallow.rho0.corr_identity}), which the paper says copy these probes: at quick's 32 channels "
         "and 4,000 steps no ConvNet copies them, so the test does not separate the deep nets from the shallow",
-    "p1.fig32_relu_mse_constant": "quick: the deepest ReLU FCN's MSE to the digit ({fig8.relu.deepest.rho0.mse_constant}) "
-        "is below its MSE to the input, but so is the 1-hidden-layer ReLU FCN's ({fig8.relu.h1.rho0.mse_constant} "
-        "against {fig8.relu.h1.rho0.mse_identity}), which the paper says learns neither map",
+    "p1.fig32_relu_mse_constant": "quick: the deepest ReLU FCN's lead of the digit over the input in MSE "
+        "({fig8.relu.deepest.rho0.constant_lead_mse}) clears its twins' bar, but so does the 1-hidden-layer ReLU FCN's "
+        "({fig8.relu.h1.rho0.constant_lead_mse} against {fig8.relu.h1.rho0.constant_lead_mse.bar}), which the paper "
+        "says learns neither map",
     "p1.fig30_optimizers_differ": "quick: the fitted optimizers' corr to the identity on rho = 0 probes spans "
         "{fig30.fitted.rho0.corr_identity_range}, more than three seed standard deviations, but on rho = 1 probes, "
         "the training digit itself, they also span {fig30.fitted.rho1.corr_identity_range} against "
@@ -447,14 +443,30 @@ MEASURED_QUICK_S21 = {
 }
 
 
+# Session 26's envelope of notebook 01 on three fresh disjoint bands (its tests for Fig 10, 31 and 32 and Fig 2, 24 and
+# 27's five seeds committed before any of these runs, 84c7cad): the claims it settled.
+QUICK_S26 = ("session 26's quick envelope of notebook 01 (seeds 30-32, 40-42 and 50-52, Fig 2 / 24 / 27 five seeds: "
+             "30-34, 40-44, 50-54; 2026-11-28; fresh bands)")
+MEASURED_QUICK_S26 = {
+    "p1.fig2_deep_linear_like_relu": (R, "the twins' bar: the trained 6-layer linear nets' lead of the ReLU nets over "
+                                         "the 1-layer net clears their twins' lead + 0.05 on every seed of the three "
+                                         "five-seed bands"),
+    "p1.fig17_relu_fcn_lower_layers_still": (R, "the bottom five layers of the deepest ReLU FCN move less than a tenth "
+                                                "of its top layer's change on every seed of the three bands (log scale)"),
+    "p1.fig31_linear_mse_constant": (R, TWINS_BAR.format("lead of the digit over the input in MSE")
+                                     + "; its control, the 1-hidden-layer FCN, misses its own bar on every seed"),
+}
+
+
 def measured_quick(claims: list) -> list:
-    """`claims` with session 18's and session 21's quick measurements in the ledger (MEASURED_QUICK, CONTROL_WHY,
-    MEASURED_QUICK_S21)."""
+    """`claims` with sessions 18's, 21's and 26's quick measurements in the ledger (MEASURED_QUICK, CONTROL_WHY,
+    MEASURED_QUICK_S21, MEASURED_QUICK_S26)."""
     mine = {c.id for c in claims}
     table = {k: v for k, v in MEASURED_QUICK.items() if k in mine}
     claims = [replace(c, why=CONTROL_WHY.get(c.id, c.why)) for c in claims]
     claims = with_measured(claims, table, "quick", QUICK_S18)
-    return with_measured(claims, {k: v for k, v in MEASURED_QUICK_S21.items() if k in mine}, "quick", QUICK_S21)
+    claims = with_measured(claims, {k: v for k, v in MEASURED_QUICK_S21.items() if k in mine}, "quick", QUICK_S21)
+    return with_measured(claims, {k: v for k, v in MEASURED_QUICK_S26.items() if k in mine}, "quick", QUICK_S26)
 
 
 CLAIMS = measured_quick(CLAIMS)
