@@ -175,7 +175,9 @@ CLAIMS: list[Claim] = [
           expect={"quick": R, "paper": R},
           why='quick: {thm2.fig3a.attractor_fraction:%} of the training digits pass (one value per seed; largest radius '
               '{thm2.fig3a.max_radius:.3f})',
-          basis={"quick": "measured: notebook 02's envelope on the fresh bands 31-35 and 41-45 (session 25): 98-100 % of the 100 digits pass on every seed (the row `every` asks 90 %; the test before asked all of them, which each earlier band failed on some seed)",
+          basis={"quick": "measured: notebook 02's envelope on the fresh bands 31-35, 41-45 (session 25) and 51-55 "
+                          "(session 26): 98-100 % of the 100 digits pass on every seed (the row `every` asks 90 %; the "
+                          "test before asked all of them, which each earlier band failed on some seed)",
                  "paper": "predicted: the paper profile trains Fig 3's nets 100,000 steps instead of 40,000, and in the "
                           "probes tabled under notebook 02's Fig 3 longer training made more digits attractors (46 / 74 / "
                           "100 % at 20,000 / 50,000 / 100,000 steps, seed 0)"}),

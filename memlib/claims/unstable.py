@@ -28,11 +28,11 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p1.fig2_deep_linear_constant": "the 6-layer linear nets' corr to the training digit on the test inputs "
         "({fig2.linear6.corr_constant} here, one value per seed) clears the strong-bias bar on every seed of two of "
         "notebook 01's fresh five-seed bands (30-34, 40-44) and misses it on one seed of the third (50-54); "
-        + FIVE_DID_NOT + "; full trains longer",
+        + FIVE_DID_NOT,
     "p1.shallow_convnet_identity": "the shallow ConvNets' smallest corr to the identity on test digits "
         "({fig3a.shallow.test.corr_identity} here, one value per seed) lies just above the rule's bar for `is` on "
         "every seed of two fresh bands (30-32, 40-42) and one seed of the third (50-52) falls below it: at quick's "
-        "4,000 steps and 32 channels the shallow nets sit at the bar; full (more steps) carries the verdict",
+        "4,000 steps and 32 channels the shallow nets sit at the bar; full (40,000 steps, not yet run) is to decide it",
     "p1.fig24_thin_deep_fails": "the thin 11-layer nets end near the zero prediction's loss on most seeds "
         "({fig24.depth11.loss_ratio} here, one value per seed), but one seed of five fits on two of the three fresh "
         "bands (30-34, 50-54), none on the third; " + FIVE_DID_NOT,
@@ -49,8 +49,8 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p1.fig12_shallow_keeps_input": "the trained shallow nets' least input-like layer ({fig12.shallow.input_corr_min} "
         "here) correlates with the input far above their untrained twins on every seed of the three fresh bands, but "
         "the control, an untrained band of other seeds compared with the same twins seed by seed, passed on one band "
-        "(40-42): a comparison of two random bands, it passes by chance on about one band in eight; settled by a "
-        "control that cannot pass by chance (the twins' bar), judged on fresh seeds",
+        "(40-42): a comparison of two random bands, which chance alone can pass; settled by a control that cannot "
+        "pass by chance (the twins' bar), judged on fresh seeds",
     "p1.fig25_wide_init_smoother": "at initialization the wide nets' roughness ({fig25.wide.init_roughness} here) is "
         "below the 3-channel nets' ({fig25.thin.init_roughness} here) on every seed of the three fresh bands, but "
         "the 3-channel nets' roughness scatters, and on one band (30-32) the band's mean is not two standard errors "
@@ -79,7 +79,7 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p2.fig7_d1_rest_small":
         "the largest |eigenvalue| of D1's operator beyond the photos' two ({fig7.rest_max} here, one value per seed) "
         "is below the paper's 2e-2 on every seed of the fresh bands 30-34 and 40-44, and one seed of 50-54 ends just "
-        "above it; settled by more seeds or longer training (the rest of the spectrum shrinks with training)",
+        "above it; settled by more seeds or longer training",
     "p3.fig2_d_point_map_noise":
         "D maps N(0, 1) noise to its output on the training image (mean |corr| {fig2.D.point_map_corr_noise} here, one "
         "value per seed) on every seed of two of notebook 03's three disjoint bands, and on one seed of the third "
