@@ -65,6 +65,19 @@ def lead_over_twins(values: dict, name: str, ahead: str, behind: str) -> dict:
     return {name: lead(""), **untrained_bar(name, lead(UNTRAINED), 0.0)}
 
 
+DRAW_STRIDE = 1000   # Fig 25's initializations of seed s: s, s + 1000, s + 2000, ... (no band reaches 1000)
+
+
+def init_roughness(build, seeds, x, *, draws: int, offset: int = 0) -> list:
+    """Paper 1, Fig 25 (an initialization claim, issue 42): per seed s, the mean `metrics.hidden_roughness` on the
+    inputs `x` over `draws` untrained nets of `build`, seeded s + offset + DRAW_STRIDE * j (j < draws; j = 0 is the
+    band's own net). One initialization is a draw whose roughness scatters (a 3-channel net's hidden maps are three
+    channels' top singular vector); the mean over draws estimates what the architecture gives, which the sentence
+    is about."""
+    return [float(np.mean([metrics.hidden_roughness(untrained(build, seed=s + offset + DRAW_STRIDE * j), x)
+                           for j in range(draws)])) for s in seeds]
+
+
 def relative_error(nets, x, targets) -> list:
     """Per net, ||net(x) - target|| / ||target|| over all of `x` (eq. 1's check, for the untrained twins)."""
     out = []

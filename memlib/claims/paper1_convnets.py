@@ -132,11 +132,16 @@ CLAIMS: list[Claim] = [
                 'than the 3-channel ConvNet at initialization.',
           statement="At initialization the hidden layers of the wide 5-layer ConvNet (paper 128 channels; quick 32) are "
                     "smoother than the 3-channel net's: mean roughness of their top-singular-vector maps on the test "
-                    "panel (neighbour differences over twice the variance; white noise 1) is lower (per seed)",
+                    "panel (neighbour differences over twice the variance; white noise 1), each seed's value the mean "
+                    "over several initializations (recipes.paper1.FIG25_DRAWS; quick 8), is lower (per seed; five "
+                    "seeds)",
+          # issue 42, session 27: five seeds and each seed's value the mean over initializations
+          # (controls.init_roughness), because one draw of the 3-channel net scattered so that a band of three missed
+          # its margin by chance (seeds 30-32); judged first on seeds 60-64, 70-74, 80-84
           metric='fig25.wide.init_roughness', op='<', threshold='fig25.thin.init_roughness', rule='more', expect=RR,
           about='init', control='fig25.thin_other.init_roughness',
-          control_is="a 3-channel band of other seeds (each seed + 100) in the wide nets' place: the same width, so "
-                     "no smoother"),
+          control_is="3-channel nets of other seeds (each seed + 100, the same number of initializations) in the wide "
+                     "nets' place: the same width, so no smoother"),
 
     # ------------------------------------------------------------------ Fig 27-30: filters, initializations, optimizers
     Claim('p1.fig27_larger_filters_blurrier', 1, 'Fig 27 / Fig 28',
@@ -246,16 +251,19 @@ CLAIMS: list[Claim] = [
     Claim('p1.fig10_shallow_keeps_information', 1, 'Fig 10',
           quote='if a layer represents the identity function, then the representation at that layer will have similar '
                 'error rate to the raw representation',
-          statement="The trained 3-layer ConvNet's output keeps the input's class: the classifier's error on it is closer to "
-                    "the raw input's than to chance, and below its untrained twin's by more than 0.05 (per seed)",
-          # issue 42: the row `bias`. 'similar error rate to the raw representation', set by the sentence against 'error
-          # rate close to random' for a collapsed layer, says which of the two it is nearer ('similar' is no word of
-          # the row `near`). Session 26: the twins' bar (docs/CLAIM_RULES.md, step 4), because the same nets untrained
-          # kept the class as well on two of the envelope's three bands (seeds 10-12, 20-22: the control passed);
-          # judged first on seeds 30-32
-          metric='fig10.shallow.err_output', op='<', threshold='fig10.shallow.err_output.bar', rule='bias', expect=RR,
-          fit=(fitted('fig3a.depth3'),), control='fig10.shallow.err_output.untrained',
-          control_is=UNTRAINED + " (the bar holds their error: it fails by construction)"),
+          statement="The trained 3-layer ConvNet's output keeps the input's class: the classifier's error on it is closer "
+                    "to the raw input's than to chance (below their midpoint, per seed). A sanity check: the sentence "
+                    "is the key to reading Fig 10 (a layer that is the identity is the raw representation), and the "
+                    "same nets untrained keep the class too (fig10.shallow.err_output.untrained)",
+          # issue 42, session 27: a sanity check. The sentence is a conditional true by construction (the identity's
+          # output is the raw input, so its error is the raw input's); the trained nets' output meets it, and so did
+          # their untrained twins on eight of session 26's nine seeds (30-32, 40-42, 50-52), so neither the plain test
+          # (its control, the twins, passed) nor the twins' bar of session 26 (the twin's draw decided it: unstable)
+          # tested training.
+          # What Fig 10 shows about training is carried by p1.fig10_trained_curves_concave and
+          # p1.fig10_deep_output_collapses
+          metric='fig10.shallow.err_output', op='<', threshold='fig10.midpoint', rule='bias', expect=RR,
+          fit=(fitted('fig3a.depth3'),), about='sanity'),
     Claim('p1.fig10_trained_curves_concave', 1, 'Fig 10',
           quote='After training, as the error rates for the output layers decrease, the curves generally form "concave" '
                 'patterns.',
@@ -298,12 +306,15 @@ CLAIMS: list[Claim] = [
           statement="In the trained shallow ConvNet (paper 7 layers; quick 5) the intermediate layers become less blurry "
                     "than at initialization: the least input-like layer (the channel most correlated with the input; "
                     "its corr with it, smallest over the layers) correlates more with the input than in the same net "
-                    "untrained (per seed)",
+                    "untrained, by more than 0.05 (the twins' bar, per seed)",
           # issue 42: 'also become less blurry' is the row `more` against the nets at initialization; was the smallest
-          # corr over the layers > 0.5, a level the sentence does not state
-          metric='fig12.shallow.input_corr_min', op='>', threshold='fig12.shallow.input_corr_min.untrained', rule='more',
-          expect=RR, fit=(fitted('fig12.shallow'),), control='fig12.shallow.input_corr_min.untrained_other',
-          control_is=OTHER_SEEDS),
+          # corr over the layers > 0.5, a level the sentence does not state. Session 27: the twins' bar
+          # (docs/CLAIM_RULES.md, step 4), because its control until then, an untrained band of other seeds compared
+          # with the twins seed by seed, is a comparison of two random bands that chance alone can pass (it passed on
+          # seeds 40-42); judged first on seeds 60-62, 70-72, 80-82
+          metric='fig12.shallow.input_corr_min', op='>', threshold='fig12.shallow.input_corr_min.bar', rule='more',
+          expect=RR, fit=(fitted('fig12.shallow'),), control='fig12.shallow.input_corr_min.untrained',
+          control_is=UNTRAINED + " (the bar holds their value: it fails by construction)"),
     Claim('p1.fig13_mid_not_identity', 1, 'Fig 13',
           quote='Next we show a 14-layer ConvNet, which fails to learn the identity function.',
           statement='The trained 14-layer ConvNet does not approximate the identity on the test inputs (corr < 0.8, per seed)',

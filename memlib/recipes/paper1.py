@@ -170,6 +170,14 @@ FIVE = UNLISTED.add(
     dict(smoke=2, quick=5, full=5, paper=5), "seeds per band, Fig 2, 24, 27", paper=NOT_STATED,
     cite="single runs",
     why="ours: five seeds where three could not decide a claim (issue 42)")
+# issue 42, session 27: Fig 25 compares two architectures at initialization, and one draw of a
+# 3-channel net's roughness scattered so widely (0.16-0.48 on session 26's three bands) that a
+# three-seed band missed its margin by chance. Each seed's value is the mean over these many
+# initializations (controls.init_roughness): seconds of compute, no training.
+FIG25_DRAWS = UNLISTED.add(
+    dict(smoke=2, quick=8, full=8, paper=8), "initializations averaged per seed, Fig 25",
+    paper=NOT_STATED, cite="Fig 25 / 26 show one net of each width",
+    why="ours: the architecture's roughness at initialization, not one draw's (issue 42)")
 RHOS = UNLISTED.add(
     dict(smoke=[0.0, 1.0], quick=[0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
          paper=[i / 10 for i in range(11)]),
