@@ -146,3 +146,18 @@ def test_relative_rest_reads_the_rest_against_the_top_n():
     assert dynamics.relative_rest([3e-3, 1e-3, 1e-4], 1) == pytest.approx(1 / 3)   # small, but not shaped 1, [small]
     assert dynamics.relative_rest(torch.tensor([2j, 1.0, 0.5]), 2) == 0.5      # complex eigenvalues: magnitudes
     assert math.isnan(dynamics.relative_rest([0.0, 0.0, 0.0], 1))
+
+
+def test_table1s_eigenvalue_against_the_bound_is_judged_on_the_log_scale():
+    """Table 1's 'memorization does not occur' (session 27): the smallest third eigenvalue over the nets against Table
+    2's bound 1e-2 is a ratio of positive quantities (docs/CLAIM_RULES.md, step 3), judged on the log scale. Session
+    26's bands spread over an order of magnitude, so on the linear scale one large seed's spread decided the margin."""
+    claim = {c.id: c for c in PAPER2}["p2.table1_no_memorization"]
+    assert claim.scale == "log"
+    fit = {"table1.max_final_loss": [1e-7] * 3}
+    spread = {**fit, claim.metric: [0.0436, 0.162, 0.526]}
+    assert core.evaluate(claim, spread, "paper")["outcome"] == core.REPRODUCED
+    # the same band on the linear scale misses its margin (mean gap 0.234, standard error 0.147)
+    assert not core.band_holds(spread[claim.metric], ">", 0.01)[0]
+    # a net at the bound still fails: every seed must hold
+    assert core.evaluate(claim, {**fit, claim.metric: [0.3, 0.2, 0.009]}, "paper")["outcome"] == core.NOT_REPRODUCED

@@ -109,6 +109,29 @@ def test_summarize_takes_the_range_of_band_means_and_each_variations_outcome():
     assert s["metrics"] == {"nb": {"a": [2.0, 5.0], "b": [4.0, 5.0]}}
     assert s["outcomes"] == {"x": {"base": "reproduced", "seed+1": "not reproduced"}}
     assert s["seeds"] == {"nb": {"a": 2, "b": 1}}      # a band of 2 seeds, a number
+    assert s["held"] == {}                              # rows without per-seed values
+
+
+def test_seeds_held_counts_the_statement_seed_by_seed_on_the_claims_scale():
+    """How many of a band's seeds hold the statement (fit gates and the band's margin aside): the count an unstable
+    claim's pooled rate over the envelope's disjoint bands is made of."""
+    row = {"value": [0.9, 0.48, 0.7], "threshold_value": 0.5, "op": ">", "scale": "linear"}
+    assert envelope.seeds_held(row) == [2, 3]
+    assert envelope.seeds_held({**row, "threshold_value": [0.95, 0.4, 0.6]}) == [2, 3]     # paired per seed
+    assert envelope.seeds_held({**row, "op": ">=", "value": [0.5, 0.5]}) == [2, 2]          # a tie holds for >=
+    assert envelope.seeds_held({**row, "op": ">", "value": [0.5, 0.5]}) == [0, 2]           # and fails for >
+    assert envelope.seeds_held({**row, "scale": "log", "value": [0.4, 2.0], "op": "<"}) == [1, 2]
+    for bad in ({**row, "value": 0.9}, {**row, "value": None}, {**row, "threshold_value": None},
+                {**row, "value": [0.9, float("nan")]}, {**row, "scale": "log", "value": [-1.0, 2.0]},
+                {**row, "threshold_value": [0.5, 0.5]}):                                    # 3 seeds, 2 thresholds
+        assert envelope.seeds_held(bad) is None, bad
+    per = {"base": {"nb": {"metrics": {}}}, "seeds+10": {"nb": {"metrics": {}}}}
+    rows = {"base": [{"id": "x", "outcome": "reproduced", **row, "value": [0.9, 0.8, 0.7]}],
+            "seeds+10": [{"id": "x", "outcome": "not reproduced", **row}]}
+    s = envelope.summarize(per, rows)
+    assert s["held"] == {"x": {"base": [3, 3], "seeds+10": [2, 3]}}
+    text = envelope.describe({"claims": [], "envelope": {"variations": [], "metrics": {}, **s}})
+    assert "x: base reproduced, seeds+10 not reproduced; the statement per seed: 5 of 6 seeds" in text
 
 
 def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():

@@ -56,8 +56,13 @@ CLAIMS: list[Claim] = [
                 'containing two eigenvalues that are',
           statement='No net of Table 1 (3x3 images, 2 examples, 2/5/8 layers x 1/16/128 filters) memorizes: the third '
                     '|eigenvalue| of every operator stays above 1e-2 (Table 2\'s memorization bound); every seed of 3 (images and '
-                    'init: seed + 1 .. seed + 3) with the 2-SE margin',
-          metric='table1.min_eig3', op='>', threshold=0.01,
+                    'init: seed + 1 .. seed + 3) with the 2-SE margin, on the log scale (an eigenvalue against a bound)',
+          # issue 42, session 27: judged on the log scale (docs/CLAIM_RULES.md, step 3: a ratio of positive
+          # quantities, here the smallest third eigenvalue over the bound), where it was on the linear scale: the
+          # eigenvalues spread over an order of magnitude across seeds, so the linear band's standard error was set by
+          # its largest seed. A test change: its outcome stays the envelope's (unstable) until notebook 02's part is
+          # rebuilt on seeds no earlier run used
+          metric='table1.min_eig3', op='>', threshold=0.01, scale='log',
           fit=('table1.max_final_loss < 1e-6',),
           expect={"quick": R, "paper": R},
           basis={"paper": f"predicted: {SAME_NETS}; quick measured it reproduced"}),

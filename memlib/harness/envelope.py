@@ -27,6 +27,7 @@ already in the working folder: use it only when they ran the code being recorded
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -90,11 +91,35 @@ def _finished(folder: Path) -> bool:
     return (folder / "provenance.json").exists() and not (folder / "failed.json").exists()
 
 
+def seeds_held(row: dict) -> list | None:
+    """[k, n]: on how many of a claim row's n seeds its statement holds seed by seed (`core.holds_one`, on the claim's
+    scale), its fit gates and the band's margin aside; None where the row has no per-seed comparison (not measured,
+    a single value, or a value that is not a finite number). Across the envelope's disjoint bands these counts say
+    how often the statement holds on one run, which an unstable claim's outcome alone does not."""
+    vs, ts = row.get("value"), row.get("threshold_value")
+    if not isinstance(vs, (list, tuple)) or len(vs) < 2 or ts is None:
+        return None
+    ts = list(ts) if isinstance(ts, (list, tuple)) else [ts] * len(vs)
+    try:
+        pairs = [(float(v), float(t)) for v, t in zip(vs, ts, strict=True)]
+    except (TypeError, ValueError):
+        return None
+    logs = row.get("scale") == "log"
+    if logs:
+        if any(not (v > 0 and t > 0) for v, t in pairs):
+            return None
+        pairs = [(math.log(v), math.log(t)) for v, t in pairs]
+    if any(not (math.isfinite(v) and math.isfinite(t)) for v, t in pairs):
+        return None
+    return [sum(_core.holds_one(v, row["op"], t, logs=logs) for v, t in pairs), len(pairs)]
+
+
 def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[dict]]) -> dict:
-    """{"metrics": {nb: {key: [lo, hi]}}, "outcomes": {claim: {variation: outcome}}, "seeds": {nb: {key: n}}}
-    from each variation's results (`report.load_results`) and claim rows (outcomes before the ledger's 'unstable'
-    is applied). "seeds": how many seeds each metric holds (1 for a number, its length for a seed band; the most
-    any variation logged), so a test can ask every trained-net claim for a band (`claims.core.MIN_BAND`)."""
+    """{"metrics": {nb: {key: [lo, hi]}}, "outcomes": {claim: {variation: outcome}}, "seeds": {nb: {key: n}},
+    "held": {claim: {variation: [k, n]}}} from each variation's results (`report.load_results`) and claim rows
+    (outcomes before the ledger's 'unstable' is applied). "seeds": how many seeds each metric holds (1 for a number,
+    its length for a seed band; the most any variation logged), so a test can ask every trained-net claim for a band
+    (`claims.core.MIN_BAND`). "held": `seeds_held` of each claim row that has one."""
     values: dict = {}
     seeds: dict = {}
     for results in per_variation.values():
@@ -106,10 +131,14 @@ def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[
                     seeds.setdefault(nb, {})[k] = max(n, seeds.get(nb, {}).get(k, 0))
     ranges = {nb: {k: _range(vs) for k, vs in m.items()} for nb, m in values.items()}
     outcomes: dict = {}
+    held: dict = {}
     for name, rows in rows_by_variation.items():
         for r in rows:
             outcomes.setdefault(r["id"], {})[name] = r.get("run_outcome", r["outcome"])
-    return {"metrics": ranges, "outcomes": outcomes, "seeds": seeds}
+            kn = seeds_held(r)
+            if kn is not None:
+                held.setdefault(r["id"], {})[name] = kn
+    return {"metrics": ranges, "outcomes": outcomes, "seeds": seeds, "held": held}
 
 
 def _range(vs: list[float]) -> list:
@@ -217,10 +246,11 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
     ids = {c.id for c in claims.CLAIMS if c.notebook in names}
     known = {c.id for c in claims.CLAIMS}        # a claim since removed leaves the envelope with its notebook's rebuild
     outcomes = {**{c: o for c, o in oe.get("outcomes", {}).items() if c in known and c not in ids}, **env["outcomes"]}
+    held = {**{c: h for c, h in oe.get("held", {}).items() if c in known and c not in ids}, **env.get("held", {})}
     merged["envelope"] = {
         "variations": _judging(list(by_name.values()), outcomes),
         "metrics": {**{nb: m for nb, m in oe.get("metrics", {}).items() if keep(nb)}, **env["metrics"]},
-        "outcomes": outcomes,
+        "outcomes": outcomes, "held": held,
         "seeds": {**{nb: m for nb, m in oe.get("seeds", {}).items() if keep(nb)}, **env["seeds"]},
         "built": {**oe.get("built", {}), **{nb: time.strftime("%Y-%m-%d") for nb in names}}}
     return merged
@@ -257,8 +287,12 @@ def describe(body: dict, top: int = 12) -> str:
     ledger = {r["id"]: r["expected"] for r in body.get("claims", [])}
     moving = {c: o for c, o in env.get("outcomes", {}).items() if len(set(o.values())) > 1}
     lines.append(f"{len(moving)} claims took more than one outcome (unstable):")
+    held = env.get("held", {})
     for c, o in sorted(moving.items()):
-        lines.append(f"  {c}: " + ", ".join(f"{v} {x}" for v, x in o.items())
+        kn = [held.get(c, {}).get(v) for v in o]
+        pooled = (f"; the statement per seed: {sum(k for k, _ in kn)} of {sum(n for _, n in kn)} seeds"
+                  if kn and all(kn) else "")
+        lines.append(f"  {c}: " + ", ".join(f"{v} {x}" for v, x in o.items()) + pooled
                      + ("" if ledger.get(c) == claims.UNSTABLE else f"  [ledger: {ledger.get(c)}]"))
     widths = []
     for nb, m in env.get("metrics", {}).items():
