@@ -30,8 +30,8 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p1.fig11_untrained_wipes_input": "the untrained 20-layer nets' layers 9-20 ({fig11.untrained.input_corr_beyond8} "
         "here, one value per seed) correlate below the `random` bar with the input on every seed of session 27's "
         "fresh bands (60-62, 70-72, 80-82), but its control, the mean over layers 1-8 of the same nets "
-        "({fig11.untrained.input_corr_upto8} here), passed the same test on 60-62 and 80-82: on those seeds the "
-        "shape fades before layer 8, so a mean over layers 1-8 is no layer 'before the shape is wiped out'. A "
+        "({fig11.untrained.input_corr_upto8} here), passed the same test on 60-62 and 80-82: a mean over layers "
+        "1-8 that is itself below the bar is no layer 'before the shape is wiped out'. A "
         "control of the first layers alone would test it; a test change, to be judged on fresh seeds",
     "p1.fig2_deep_linear_constant": "the 6-layer linear nets' corr to the training digit on the test inputs "
         "({fig2.linear6.corr_constant} here, one value per seed) clears the strong-bias bar on every seed of "
