@@ -1,0 +1,60 @@
+"""Probe (issue 42): how an untrained 20-layer ConvNet loses the input, layer by layer (paper 1, Fig 11), on seeds no
+claim uses.
+
+Paper 1, Sec. 5.2: "the randomly initialized convolutional layers gradually smooth out the input images. The shape of
+the input images are (visually) wiped out after around 8 layers of (random) convolution", read on the top singular
+vector of each layer's channels. `p1.fig11_untrained_wipes_input` tests layers 9-20 below the row `random`'s 0.5; its
+control, layers 1-8 of the same nets, passed that test on two of session 27's bands, so this probe asks what a
+control could be: per layer, the correlation with the input (`metrics.layer_input_correlation`, notebook 01's Fig 11
+inputs: the test digit, the pattern and the square) of the top-singular-vector view (`svd`, the paper's) and of the
+channel most correlated with the input (`most_correlated`, Fig 12-14's second view), at quick's 32 channels and at
+128 (Fig 25's), under the depth sweep's init (App. H.3's N(0, 1/(fan_in fan_out))).
+
+A measurement on seeds 100-109 (`PROBE_SEEDS`; notebook 01's bands use 0-84); trains nothing (seconds).
+
+Run: .venv/bin/python benchmarks/probes/paper1_fig11_layers.py [--out benchmarks/probes/measured/paper1_fig11_layers.json]
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+
+from memlib import data, metrics, models
+from memlib.harness.fileio import atomic_write_text
+from memlib.harness.store import build_model
+from memlib.recipes import paper1 as recipe
+from memlib.runtime import pick
+
+PROBE_SEEDS = tuple(range(100, 110))
+DEPTH = 20                                    # paper 1, Fig 11: a randomly initialized 20-layer ConvNet
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, nargs="+", default=list(PROBE_SEEDS))
+    ap.add_argument("--channels", type=int, nargs="+", default=[pick("quick", **recipe.CHANNELS), 128])
+    ap.add_argument("--root", default="data")
+    ap.add_argument("--out", default=None)
+    a = ap.parse_args(argv)
+    init = pick("quick", **recipe.DEPTH_INIT)
+    x_img, source = data.training_digit(size=28, root=a.root)                 # (1, 1, 28, 28)
+    out = {"init": init, "depth": DEPTH, "source": source, "seeds": a.seeds, "rows": []}
+    for ch in a.channels:
+        for seed in a.seeds:
+            panel_img, names = data.probe_panel(x_img, root=a.root, seed=seed)
+            panel = data.standardize(panel_img)
+            vis = panel[[names.index(n) for n in ("digit", "pattern", "square")]]   # (3, 1, 28, 28)
+            net = build_model(functools.partial(models.convnet, DEPTH, channels=ch), seed=seed, init=init)
+            row = {"channels": ch, "seed": seed}
+            for kind in ("svd", "most_correlated"):
+                row[kind] = [round(float(v), 4) for v in metrics.layer_input_correlation(net, vis, kind=kind)]
+            out["rows"].append(row)
+            print(ch, seed, {k: [round(v, 2) for v in row[k]] for k in ("svd", "most_correlated")}, flush=True)
+    if a.out:
+        atomic_write_text(a.out, json.dumps(out, indent=1))   # a temporary name, then renamed
+    return out
+
+
+if __name__ == "__main__":
+    main()
