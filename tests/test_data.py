@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from memlib import data
+from memlib.runtime import MemlibError
 from memlib.metrics import correlation
 
 
@@ -135,3 +136,14 @@ def test_first_of_each_picks_the_first_example_of_every_class():
     y = torch.tensor([3, 1, 3, 0, 1, 0])
     assert data.first_of_each(y) == [3, 1, 0]                    # classes 0, 1, 3 in sorted order
     assert data.first_of_each(y, (1, 3)) == [1, 0]
+
+
+def test_nth_of_each_wraps_past_a_class_count():
+    # class 0 at indices 0, 2, 4; class 1 at 1, 3 (a brute-force reference)
+    y = torch.tensor([0, 1, 0, 1, 0])
+    assert data.nth_of_each(y, 0) == [0, 1] == data.first_of_each(y)
+    assert data.nth_of_each(y, 1) == [2, 3]
+    assert data.nth_of_each(y, 2) == [4, 1]          # class 1 has 2 examples: the 2nd wraps to its first
+    assert data.nth_of_each(y, 200, classes=[0]) == [[0, 2, 4][200 % 3]]
+    with pytest.raises(MemlibError, match="no example of class 7"):
+        data.nth_of_each(y, 0, classes=[7])

@@ -333,13 +333,24 @@ def training_digit(*, digit: int = 7, size: int = 28, root=None) -> tuple[torch.
 def first_of_each(y: torch.Tensor, classes=None) -> list[int]:
     """The index of the first example of each class in `classes` (default: every label in `y`, sorted):
     the papers' "one image per class" training sets."""
+    return nth_of_each(y, 0, classes)
+
+
+def nth_of_each(y: torch.Tensor, n: int, classes=None) -> list[int]:
+    """The index of the `n`-th example (counted from 0) of each class in `classes` (default: every label in `y`,
+    sorted), `n` taken modulo the class's count, so that any seed picks a valid example (paper 2, Theorem 1: a seed
+    picks its digits)."""
     classes = y.unique().tolist() if classes is None else list(classes)
     missing = [c for c in classes if not bool((y == c).any())]
     if missing:
         raise MemlibError(f"the labels hold no example of class {', '.join(map(str, missing))} (they hold "
                           f"{', '.join(map(str, y.unique().tolist())) or 'nothing'}): the training set lacks what "
                           "this experiment needs")
-    return [int((y == c).nonzero()[0]) for c in classes]
+    out = []
+    for c in classes:
+        idx = (y == c).nonzero().flatten()                      # (count of class c,)
+        out.append(int(idx[n % len(idx)]))
+    return out
 
 
 # ---------------------------------------------------------------- the probe panel (the probes: probe_images)
