@@ -302,3 +302,19 @@ def test_one_job_class_serves_the_notebooks_and_the_plan(tmp_path, monkeypatch):
     plan.write_json(tmp_path / "plan.json", [job], profile="smoke", costs={job.key: {"est_s": 1.0}})
     (row,) = json.loads((tmp_path / "plan.json").read_text())["jobs"]
     assert list(row) == [*plan.RECORD, "est_s"]
+
+
+def test_train_until_stable_halves_the_rate_past_gradient_descents_limit(tmp_path, capsys):
+    # one weight w on the input x = 10: the loss (w x - x)^2 has curvature 2 x^2 = 200, so gradient descent is
+    # stable only for lr < 2 / 200 = 0.01 (closed form): 0.015 diverges, its half 0.0075 trains to w = 1
+    x = torch.full((1, 1), 10.0)
+    job = plan.Job("one weight", functools.partial(torch.nn.Linear, 1, 1, bias=False), x, 400, [0],
+                   fit_kwargs=dict(optimizer="sgd", lr=0.015, progress=False))
+    ((model, hist),), lr = job.train_until_stable(cache=store.Cache(tmp_path))
+    assert lr == 0.0075 and "again at half the rate" in capsys.readouterr().out
+    assert abs(model.weight.item() - 1) < 1e-4 and hist.final_loss < 1e-6
+    stable = plan.Job("one weight", job.build, x, 400, [0], fit_kwargs=dict(optimizer="sgd", lr=0.005, progress=False))
+    assert stable.train_until_stable(cache=store.Cache(tmp_path))[1] == 0.005          # no divergence: its own rate
+    never = plan.Job("one weight", job.build, x, 400, [0], fit_kwargs=dict(optimizer="sgd", lr=1.0, progress=False))
+    with pytest.raises(Exception, match="diverged"):                                   # 1 / 8 still past 0.01
+        never.train_until_stable(cache=store.Cache(tmp_path), halvings=3)
