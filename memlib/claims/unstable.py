@@ -62,15 +62,21 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
     "p2.fig8_d2_noise_multiple":
         "D2's median distance of its outputs for noise from the photo's span ({fig8.noise.median_span_residual} here, "
         "one value per seed) lies below the bar on every seed of the fresh bands 40-44 and 50-54, and one seed of "
-        "30-34 lands just above it; settled by more seeds",
+        "30-34 lands just above it. That value is about the square root of D2's loss ratio: at quick's former step "
+        "count D2 stopped near the bar. Since session 28 quick trains the paper's 10,000 steps (on seeds 100-102 the "
+        "outputs for noise then lie orders of magnitude below the bar: benchmarks/probes/paper2_steps.py); its outcome "
+        "here stays the envelope's until notebook 02's part is rebuilt on seeds no earlier run used",
     "p2.fig5b_superattractors":
         "one application's median corr with the nearest training photo ({fig5b.one_step.median_corr} here, one value "
         "per seed) clears the row's bar on every seed of the fresh band 30-34, just, and misses it on three seeds of "
-        "40-44 and four of 50-54; settled by more seeds or longer training",
+        "40-44 and four of 50-54. Longer training does not settle it: on seeds 100-102 one application's corr fell "
+        "with training from quick's step count to the paper profile's (benchmarks/probes/paper2_steps.py)",
     "p2.fig7_d1_rest_small":
         "the largest |eigenvalue| of D1's operator beyond the photos' two ({fig7.rest_max} here, one value per seed) "
         "is below the paper's 2e-2 on every seed of the fresh bands 30-34 and 40-44, and one seed of 50-54 ends just "
-        "above it; settled by more seeds or longer training",
+        "above it. Since session 28 quick trains the paper's 10,000 steps; on seeds 100-102 the rest of the spectrum "
+        "was no smaller there than at the former step count (benchmarks/probes/paper2_steps.py), so longer training "
+        "does not settle it; its outcome here stays the envelope's until notebook 02's part is rebuilt on fresh seeds",
     "p3.fig2_d_point_map_noise":
         "D maps N(0, 1) noise to its output on the training image (mean |corr| {fig2.D.point_map_corr_noise} here, one "
         "value per seed) on every seed of two of notebook 03's three disjoint bands, and on one seed of the third "
