@@ -318,3 +318,15 @@ def test_train_until_stable_halves_the_rate_past_gradient_descents_limit(tmp_pat
     never = plan.Job("one weight", job.build, x, 400, [0], fit_kwargs=dict(optimizer="sgd", lr=1.0, progress=False))
     with pytest.raises(Exception, match="diverged"):                                   # 1 / 8 still past 0.01
         never.train_until_stable(cache=store.Cache(tmp_path), halvings=3)
+
+
+def test_train_together_leaves_a_diverging_job_to_where_it_is_used(tmp_path, monkeypatch):
+    from memlib.harness import estimate
+    monkeypatch.setattr(store, "_default_cache", store.Cache(tmp_path))
+    x = torch.full((1, 1), 10.0)                      # gradient descent stable below lr 0.01 (see the test above)
+    build = functools.partial(torch.nn.Linear, 1, 1, bias=False)
+    jobs = [plan.Job(f"lr {lr}", build, x, 400, [0], fit_kwargs=dict(optimizer="sgd", lr=lr))
+            for lr in (0.015, 0.005)]
+    estimate.train_together(jobs, workers=2, progress=False)       # the first diverges: no exception here
+    assert jobs[1].train(progress=False)[0][1].final_loss < 1e-6
+    assert jobs[0].train_until_stable(progress=False)[1] == 0.0075

@@ -57,7 +57,10 @@ def train_together(jobs, *, workers: int | None = None, progress: bool = True) -
     def one(job):
         torch.set_num_threads(1)                                  # this thread's intra-op threads
         thread_numerics()                                         # and its floating-point state
-        job.train(progress=False)
+        try:
+            job.train(progress=False)
+        except TrainingDiverged:   # met again where the notebook uses the job (`train`, `train_until_stable`)
+            pass
         bar.update(1)
         bar.set_postfix_str(job.name)
 
