@@ -248,6 +248,28 @@ def test_the_shallow_nets_layers_less_blurry_must_beat_their_untrained_twins_by_
     assert core.evaluate(claim, near, "paper")["outcome"] == core.NOT_REPRODUCED
 
 
+def test_fig11_reads_the_row_random_as_every_layer_beyond_8_and_its_probe_separates_the_two_spans():
+    """Fig 11's 'wiped out after around 8 layers' under the row `random` (every |r| < 0.5, session 29): the largest
+    |corr| over layers 9-20, so one input-like layer there fails it, where the mean over them (the test until then)
+    passed; the control, the same over layers 1-8, fails it on every probe seed of the committed measurement
+    (benchmarks/probes/paper1_fig11_layers.py --inputs shapes, seeds 100-109, quick's 32 channels)."""
+    import json
+    import pathlib
+    claim = {c.id: c for c in PAPER1}["p1.fig11_untrained_wipes_input"]
+    assert claim.rule == "random" and claim.about == "init" and claim.threshold == 0.5
+    # one layer beyond 8 that keeps the input: the mean (0.325) passed, the largest (0.6) does not
+    layers = np.array([0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5] + [0.6] + [0.2] * 11)
+    assert layers[8:].mean() < 0.5 <= np.abs(layers[8:]).max()
+    m = {claim.metric: [float(np.abs(layers[8:]).max())] * 3, claim.control: [float(np.abs(layers[:8]).max())] * 3}
+    assert core.evaluate(claim, m, "quick")["outcome"] == core.NOT_REPRODUCED
+    probe = pathlib.Path(__file__).resolve().parents[1] / "benchmarks/probes/measured/paper1_fig11_layers_shapes.json"
+    rows = [r for r in json.loads(probe.read_text())["rows"] if r["channels"] == 32]
+    assert len(rows) == 10 and all(r["svd_max_beyond"] == max(abs(v) for v in r["svd"][8:]) for r in rows)
+    m = {claim.metric: [r["svd_max_beyond"] for r in rows], claim.control: [r["svd_max_upto"] for r in rows]}
+    row = core.evaluate(claim, m, "quick")
+    assert row["outcome"] == core.REPRODUCED and row["control_outcome"] == core.CONTROL_FAILS
+
+
 def test_init_roughness_is_the_mean_over_draws_whose_first_is_the_bands_own_net():
     """Fig 25 (session 27): per seed, the mean hidden roughness over `draws` initializations seeded s + offset +
     1000 j; brute force against metrics.hidden_roughness of each net."""

@@ -244,7 +244,7 @@ def test_a_rebuild_judges_every_stored_notebook_again_with_the_claims_as_they_st
     body = {"profile": "quick", "notebooks": {c.notebook: {"metrics": {}, "provenance": {}}},
             "claims": [{"id": c.id, "notebook": c.notebook, "outcome": claims.UNSTABLE}]}
     rows = {r["id"]: r for r in envelope.rejudge(body)["claims"]}
-    assert rows[c.id]["outcome"] == claims.NOT_RUN and "was not measured" in rows[c.id]["reason"]
+    assert rows[c.id]["outcome"] == claims.NOT_RUN and "not among its notebook's stored metrics" in rows[c.id]["reason"]
     assert set(rows) == {x.id for x in claims.CLAIMS if x.notebook == c.notebook}
     # a notebook the baseline holds no metrics for keeps no rows (the envelope is built part by part)
     assert envelope.rejudge({**body, "notebooks": {c.notebook: {"metrics": None}}})["claims"] == []
@@ -272,6 +272,17 @@ def test_rejudge_file_rewrites_a_baseline_and_refuses_what_is_not_one(tmp_path):
                              "notebooks": {c.notebook: {"metrics": {}, "provenance": {}}}}))
     body = envelope.rejudge_file(f)
     assert json.loads(f.read_text())["counts"] == body["counts"] and body["counts"]["not run"] > 0
+
+
+def test_rejudge_says_a_claim_newer_than_its_notebooks_stored_run_was_not_judged_there():
+    """A claim whose test changed after its notebook's part was built reads a metric the stored run never logged: the
+    row is "not run", and its reason says the baseline predates the test (not that the profile does not measure it)."""
+    c = next(c for c in claims.CLAIMS if c.expected("quick") not in (core.NOT_RUN,) and c.notebook == claims.NOTEBOOKS[4])
+    body = {"profile": "quick", "claims": [], "envelope": {"variations": [], "built": {c.notebook: "2026-01-02"}},
+            "notebooks": {c.notebook: {"metrics": {}, "provenance": {}}}}
+    row = next(r for r in envelope.rejudge(body)["claims"] if r["id"] == c.id)
+    assert row["outcome"] == core.NOT_RUN and row["reason"].startswith("not judged in this baseline: ")
+    assert "built 2026-01-02, before this test changed" in row["reason"] and "at this profile" not in row["reason"]
 
 
 def test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with():

@@ -295,11 +295,18 @@ CLAIMS: list[Claim] = [
           fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the mean error over layers 1-6 is {fig10.deepest.err_bottom6:.2f}, at initialization {fig10.untrained.err_bottom6:.2f} (the first layer moved by {fig15.deepest.first_layer:.1e} relative to its initial weights)")),
     Claim('p1.fig11_untrained_wipes_input', 1, 'Fig 11',
           quote='The shape of the input images are (visually) wiped out after around 8 layers of (random) convolution.',
-          statement='In the untrained 20-layer ConvNet the top-singular-vector maps of layers 9-20 correlate < 0.5 with the '
-                    'input (mean over those layers, per seed)',
-          metric='fig11.untrained.input_corr_beyond8', op='<', threshold=0.5, rule='random', expect=RR, about='init',
-          control='fig11.untrained.input_corr_upto8',
-          control_is="layers 1-8 of the same untrained nets, before the shape is wiped out"),
+          statement='In the untrained 20-layer ConvNet every layer from 9 to 20 has a top-singular-vector map that '
+                    'correlates < 0.5 in absolute value with the input (the largest |corr| over those layers, each '
+                    'the mean over the panel\'s shapes: test digits, images, patterns, square; per seed)',
+          # issue 42, session 29: the row `random` is "every |r| < 0.5", so the largest over layers 9-20; until then
+          # the mean over them, whose control (the mean over layers 1-8) passed the same test on two of session 27's
+          # bands. The panel's shapes, not notebook 01's three Fig 11 inputs: on probe seeds 100-109
+          # (benchmarks/probes/paper1_fig11_layers.py, measured/paper1_fig11_layers*.json) both separate the two
+          # spans, the shapes with more room (layers 9-20 at 0.39-0.47, layers 1-8 at 0.58-0.87, 32 channels).
+          # Changed before any run judged it; first judged on notebook 01's next fresh bands
+          metric='fig11.untrained.max_corr_beyond8', op='<', threshold=0.5, rule='random', expect=RR, about='init',
+          control='fig11.untrained.max_corr_upto8',
+          control_is="layers 1-8 of the same untrained nets, before the shape is wiped out (the same largest |corr|)"),
     Claim('p1.fig12_shallow_keeps_input', 1, 'Fig 12',
           quote='After training, the network approximately renders an identity function at the output, and the '
                 'intermediate activations also become less blurry.',

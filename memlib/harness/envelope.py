@@ -208,13 +208,21 @@ def rejudge(body: dict) -> dict:
 
     A merge keeps the other notebooks' rows as their own builds judged them; since then a claim may have joined or
     left the unstable list, or read a metric its notebook's stored run never logged. Judged again, such a row says
-    so ("not run: ... was not measured") instead of showing an outcome the current code would not give."""
+    so ("not run", not judged in this baseline: the stored run predates the test) instead of showing an outcome the
+    current code would not give."""
     results = {nb: {"metrics": e.get("metrics"), "provenance": e.get("provenance"), "parts": e.get("parts"),
                     "failed": None} for nb, e in (body.get("notebooks") or {}).items()}
     kept = {nb for nb, e in results.items() if e["metrics"] is not None}
     rows = _report.evaluate_all([c for c in claims.CLAIMS if c.notebook in kept], results, body["profile"])
     order = list(claims.NOTEBOOKS.values())
     rows = sorted(rows, key=lambda r: order.index(r["notebook"]))
+    built = (body.get("envelope") or {}).get("built", {})
+    for r in rows:   # a test changed since the notebook's part was built: say so, not "this profile does not measure"
+        if r["outcome"] == _core.NOT_RUN and r["expected"] != _core.NOT_RUN:
+            missing = r["reason"].split(" was not measured")[0]
+            r["reason"] = (f"not judged in this baseline: {missing} is not among its notebook's stored metrics (built "
+                           f"{built.get(r['notebook'], 'earlier')}, before this test changed); "
+                           f"`envelope --only {r['notebook'][:2]}` with fresh seeds judges it")
     counted = [r for r in rows if r["about"] != "sanity"]
     return {**body, "claims": rows, "counts": _report.counts(counted),
             "per_paper": {p: _report.counts([r for r in counted if r["paper"] == p]) for p in claims.NOTEBOOKS},
