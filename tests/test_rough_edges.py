@@ -329,3 +329,17 @@ def _stub_venv(tmp_path: Path) -> Path:
     (venv / ".installed").touch()
     os.utime(venv / ".installed", (2**31, 2**31))                    # newer than pyproject.toml: installed
     return venv
+
+
+def test_a_kernelspec_of_another_venv_is_not_this_python(tmp_path):
+    """The "memlib" kernelspec counted as this Python when its interpreter resolved to the same file, and every venv's
+    `python` is a symlink to its base interpreter: a kernelspec another venv left would pass, and its notebooks run on
+    that venv's packages. A symlink to this interpreter in another folder is another environment."""
+    from memlib.cli.notebooks import runs_this_python
+    assert runs_this_python(sys.executable)
+    other = tmp_path / "venv" / "bin"
+    other.mkdir(parents=True)
+    (other / "python").symlink_to(Path(sys.executable).resolve())
+    assert (other / "python").resolve() == Path(sys.executable).resolve()
+    assert not runs_this_python(str(other / "python"))
+    assert not runs_this_python("python")                  # a bare name (the stock python3 spec) says nothing

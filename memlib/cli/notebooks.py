@@ -32,6 +32,15 @@ from .signals import interrupt_on_signals, signal_name, signal_status, signals_d
 KERNEL = "memlib"
 
 
+def runs_this_python(argv0: str) -> bool:
+    """Whether a kernelspec's interpreter `argv0` is this environment's Python. A virtual environment's `python` is
+    a symlink to the base interpreter, so resolving the file makes every venv of one base Python look alike (a
+    kernelspec left by another venv passed, and its notebooks ran on that venv's packages); its folder is the venv's."""
+    me = Path(sys.executable)
+    return Path(argv0).is_absolute() and Path(argv0).parent.resolve() == me.parent.resolve() \
+        and Path(argv0).resolve() == me.resolve()
+
+
 def ensure_kernel() -> str:
     """Install (or repair) a Jupyter kernel named "memlib" that runs this very Python."""
     # the Jupyter stack loads only for the commands that start a kernel
@@ -39,13 +48,13 @@ def ensure_kernel() -> str:
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
     try:
         spec = KernelSpecManager().get_kernel_spec(KERNEL)
-        if spec.argv and Path(spec.argv[0]).resolve() == Path(sys.executable).resolve():
+        if spec.argv and runs_this_python(spec.argv[0]):
             return KERNEL
     except NoSuchKernel:
         pass
     install(kernel_name=KERNEL, display_name="Python (memlib)", prefix=sys.prefix)
     spec = KernelSpecManager().get_kernel_spec(KERNEL)
-    if Path(spec.argv[0]).resolve() != Path(sys.executable).resolve():
+    if not runs_this_python(spec.argv[0]):
         raise MemlibError(f"a Jupyter kernel named {KERNEL!r} elsewhere ({spec.resource_dir}) shadows this "
                           f"environment's; remove it with `jupyter kernelspec remove {KERNEL}`")
     return KERNEL
