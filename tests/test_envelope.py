@@ -303,6 +303,23 @@ def test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with():
     assert stable_unstable == [], "the ledger calls these unstable, but every variation gave one outcome"
 
 
+def test_a_claim_that_took_one_outcome_on_every_band_has_it_as_its_quick_ledger_entry():
+    """The other half of the ledger's agreement with the envelope: a claim that left the unstable list (one outcome on
+    every variation that measured its notebook) is expected to take that outcome at quick. Session 27 left
+    p1.fig24_thin_deep_fails 'not reproduced' in the ledger after three bands measured it reproduced."""
+    base = json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())
+    env = base["envelope"]
+    by_id = {c.id: c for c in claims.CLAIMS}
+    measured = {}
+    for cid, o in env["outcomes"].items():
+        nb = by_id[cid].notebook if cid in by_id else None
+        measured[nb] = max(measured.get(nb, 0), len(o))
+    disagree = {cid: (o, by_id[cid].expected("quick")) for cid, o in env["outcomes"].items()
+                if cid in by_id and len(set(o.values())) == 1 and len(o) == measured[by_id[cid].notebook]
+                and by_id[cid].expected("quick") != next(iter(o.values()))}
+    assert disagree == {}
+
+
 def test_the_envelope_command_on_the_smoke_profile(tmp_path):
     out = tmp_path / "smoke-env.json"
     proc = subprocess.run([sys.executable, "-m", "memlib", "envelope", "--profile", "smoke", "--only", "04",
