@@ -35,9 +35,8 @@ from memlib.runtime import pick
 
 PROBE_SEEDS = tuple(range(100, 110))
 DEPTH = 20                                    # paper 1, Fig 11: a randomly initialized 20-layer ConvNet
-WIPED_AFTER = 8                               # "wiped out after around 8 layers of (random) convolution"
-INPUTS = {"fig11": ("digit", "pattern", "square"),
-          "shapes": ("digit", "image", "pattern", "square")}
+WIPED_AFTER = recipe.FIG11_WIPED_AFTER
+INPUTS = {"fig11": ("digit", "pattern", "square"), "shapes": recipe.FIG11_SHAPES}
 
 
 def main(argv=None) -> dict:

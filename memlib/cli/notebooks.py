@@ -35,7 +35,8 @@ KERNEL = "memlib"
 def runs_this_python(argv0: str) -> bool:
     """Whether a kernelspec's interpreter `argv0` is this environment's Python. A virtual environment's `python` is
     a symlink to the base interpreter, so resolving the file makes every venv of one base Python look alike (a
-    kernelspec left by another venv passed, and its notebooks ran on that venv's packages); its folder is the venv's."""
+    kernelspec left by another venv would pass, and its notebooks run on that venv's packages); its folder is the
+    venv's."""
     me = Path(sys.executable)
     return Path(argv0).is_absolute() and Path(argv0).parent.resolve() == me.parent.resolve() \
         and Path(argv0).resolve() == me.resolve()

@@ -376,3 +376,10 @@ CLASSIFIER = _add(dict(smoke=(40, 30), quick=(1_000, 1_000), full=(10_000, 2_000
                   "reference / test images of the averaging classifier, Fig 10",
                   paper=(60_000, 10_000), cite="App. F: MNIST",
                   fmt=lambda rt: " / ".join(map(_n, rt)), why="cost")
+
+# ---------------- Fig 11: an untrained deep ConvNet's layers against its input
+FIG11_WIPED_AFTER = 8        # paper 1, Sec. 5.2: "wiped out after around 8 layers of (random) convolution"
+# The probe panel's kinds that have a shape to wipe out (data.probe_panel; not its noise), on which
+# p1.fig11_untrained_wipes_input reads every layer: chosen over the three Fig 11 inputs on probe
+# seeds 100-109 (benchmarks/probes/paper1_fig11_layers.py, session 29)
+FIG11_SHAPES = ("digit", "image", "pattern", "square")
