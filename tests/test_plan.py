@@ -123,6 +123,16 @@ def test_flops_per_step_counts_a_linear_layer_in_closed_form():
     assert engine.flops_per_step(build, x, batch_size=2) == 4 * 2 * 10 * 5        # a minibatch step
 
 
+def test_flops_per_step_counts_paper2s_conv_net_in_closed_form():
+    """Paper 2's conv nets run `models.small_conv2d` (PyTorch's native kernel) on a CPU, which torch's
+    FlopCounterMode could not count (`plan` raised); under the counter they take `conv(x)`."""
+    from memlib import models
+    build = functools.partial(models.linear_conv_ae, 1, 1)              # one 3x3 conv, 1 -> 1 channel, no bias
+    x = torch.randn(4, 1, 3, 3)
+    # forward: 2 N Cout H W Cin k k; backward: the weight's gradient only, the same count
+    assert engine.flops_per_step(build, x) == 4 * 4 * 1 * 3 * 3 * 1 * 3 * 3
+
+
 def test_ray_retries_a_failing_job_reports_it_and_trains_the_others(tmp_path, monkeypatch):
     pytest.importorskip("ray")
     x = torch.randn(2, 1, 8, 8)

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 import torch
+from torch.utils._python_dispatch import is_in_torch_dispatch_mode   # FlopCounterMode and the like
 from torch import nn
 
 from .downsampling_nets import UNet, conv_autoencoder, identity_init_ds_, network_d, network_ds, unet  # noqa: F401
@@ -126,10 +127,12 @@ def small_conv2d(x: torch.Tensor, conv: nn.Conv2d) -> torch.Tensor:
     instead of oneDNN's. For paper 2's conv nets on 2x2 to 4x4 images oneDNN's fixed cost per call is most of a
     training step, and the native kernel is faster there (measured per net: benchmarks/RESULTS.md, session 15);
     it gives, bit for bit, what `conv(x)` gives with oneDNN switched off. Inside a torch.func transform (a
-    vmap-ed band, jacrev, jvp: the native kernel has no forward-mode derivative), on a GPU, or for a
-    convolution it does not cover, this is `conv(x)`."""
+    vmap-ed band, jacrev, jvp: the native kernel has no forward-mode derivative), under a dispatch mode (torch's
+    FlopCounterMode counts `thnn_conv2d` with the wrong signature and raises), on a GPU, or for a convolution it
+    does not cover, this is `conv(x)`."""
     wrapped = torch._C._functorch.is_functorch_wrapped_tensor
-    if (x.device.type != "cpu" or wrapped(x) or wrapped(conv.weight) or conv.groups != 1
+    if (x.device.type != "cpu" or wrapped(x) or wrapped(conv.weight) or is_in_torch_dispatch_mode()
+            or conv.groups != 1
             or conv.padding_mode != "zeros" or isinstance(conv.padding, str) or any(d != 1 for d in conv.dilation)):
         return conv(x)
     return torch._C._nn.thnn_conv2d(x, conv.weight, conv.kernel_size, conv.bias, conv.stride, conv.padding)
