@@ -8,7 +8,7 @@ these after `paper1.CLAIMS`, in the paper's order of this module.
 from dataclasses import replace
 
 from .core import FIT_RATIO, NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
-from .paper1 import FIG30_ONE_SEED, FULL_NOT_RUN, OTHER_SEEDS, QUICK_NR, RR, UNTRAINED, measured_quick  # noqa: F401
+from .paper1 import FULL_NOT_RUN, OTHER_SEEDS, QUICK_NR, RR, UNTRAINED, measured_quick  # noqa: F401
 from .rules import BEGINS_GAP, MOST_FRACTION, MUCH_FACTOR, MUCH_GAP, NEAR_SCORE   # the levels of the rows the changed tests apply
 
 CLAIMS: list[Claim] = [
@@ -217,13 +217,16 @@ CLAIMS: list[Claim] = [
               "{fig29.kaiming_minus_fitted_others.test.mse_identity:.3f})"),
     Claim('p1.fig30_optimizers_differ', 1, 'Fig 30 / App. H.3',
           quote='confirm that different optimizers find different global minimizers',
-          statement="Among the optimizers whose nets fit the digit (at least 2), the band means of corr to the identity on "
-                    "rho = 0 probes span more than 3 seed standard deviations (the largest band's)",
+          statement="Sanity: among the optimizers whose nets fit the digit (at least 2), the band means of corr to the "
+                    "identity on rho = 0 probes span more than 3 seed standard deviations (the largest band's). Nets "
+                    "trained by different optimizers from the same weights end at different weights, so their outputs "
+                    "differ wherever they are not pinned: the same test passes on the rho = 1 probes (the training "
+                    "digit, fig30.fitted.rho1.corr_identity_range), where every fitted net reproduces the digit",
+          # issue 42, session 29: a sanity check. Its control (the rho = 1 probes) passed on every band it was run on,
+          # so the spread test cannot tell an inductive bias from the optimizers' different end points. What Fig 30
+          # says about inductive biases is p1.fig30_optimizers_drastic
           metric='fig30.fitted.rho0.corr_identity_range', op='>', threshold='fig30.fitted.rho0.corr_identity_3std',
-          rule='more', expect=RR, fit=('fig30.fitted_optimizers >= 2',), one_seed=FIG30_ONE_SEED,
-          control='fig30.fitted.rho1.corr_identity_range', control_threshold='fig30.fitted.rho1.corr_identity_3std',
-          control_is="the same fitted optimizers on the rho = 1 probes (the training digit, which every fitted net "
-                     "reproduces)"),
+          rule='more', expect=RR, fit=('fig30.fitted_optimizers >= 2',), about='sanity'),
     Claim('p1.fig30_optimizers_drastic', 1, 'Fig 30 / App. H.3',
           quote='those minimizers show drastically different inductive biases on test examples',
           statement='Among the optimizers that fit the digit (at least 2), the inductive biases on rho = 0 probes differ '
