@@ -17,6 +17,12 @@ Measured (session 29; measured/paper1_fig11_layers.json, --inputs fig11, and mea
 on the three Fig 11 inputs it is 0.28-0.47 and the same over layers 1-8 0.52-0.87; on the panel's shapes (its test
 digits, images, patterns and square) 0.39-0.47 and 0.58-0.87: both spans separate on all ten seeds, the shapes with
 more room on the control's side, so the claim reads the shapes.
+Session 30, after notebook 01's fresh bands (300-322) found the claim unstable (the 2-SE margin missed on 320-322),
+`--inputs shapes --channels 32 --seeds 500 ... 599` (measured/paper1_fig11_layers_shapes_500.json): over a hundred
+untrained nets the largest |corr| beyond layer 8 has mean 0.422, standard deviation 0.049, range 0.255-0.506, and 3 of
+the 100 reach 0.5; the control (layers 1-8) is 0.517 or more on all 100. Drawing bands from these hundred, a band of
+3 passes the claim's test (every seed below 0.5, the mean 2 SE below it) 83 % of the time, of 5 85 %, of 10 73 %: at
+32 channels the statement holds for most nets but not for every net, and more seeds per band do not settle it.
 
 Run: .venv/bin/python benchmarks/probes/paper1_fig11_layers.py [--inputs fig11|shapes]
      [--out benchmarks/probes/measured/paper1_fig11_layers.json]
