@@ -6,10 +6,10 @@ rebuilt on seeds 0-2 / 10-12 / 20-22 on 2026-11-28 (session 25). Notebooks 01 an
 rebuilt on fresh bands (`envelope --seed 30`: seeds 30-32 / 40-42 / 50-52, five-seed figures 30-34 / 40-44 / 50-54,
 notebook 02's Fig 3 and tables one higher): 02 in sessions 25-26, 01 in session 26; 01 again in session 27 on seeds
 60-62 / 70-72 / 80-82 (five-seed figures 60-64 / 70-74 / 80-84) after three of its tests changed, and in
-sessions 29-30 on 300-302 / 310-312 / 320-322 (`envelope --seed 300`) after Fig 11's test and Fig 30's sanity check; 02 again in
-sessions 28-29 on 200-204 / 210-214 / 220-224 (`envelope --seed 200`) after Fig 7 / 8's step count and Table 1's scale. The one-thread AVX2
-variation, which tested the arithmetic rather than the seeds, judges no notebook since these rebuilds (its runs were of
-older code) and has left the envelope until it is run again.
+sessions 29-30 on 300-302 / 310-312 / 320-322 (`envelope --seed 300`) after Fig 11's test and Fig 30's sanity
+check; 02 again in sessions 28-29 on 200-204 / 210-214 / 220-224 (`envelope --seed 200`) after Fig 7 / 8's step
+count and Table 1's scale. The one-thread AVX2 variation, which tested the arithmetic rather than the seeds, judges
+no notebook since these rebuilds (its runs were of older code) and has left the envelope until it is run again.
 A claim that took more than one outcome there depends on the seed, not on the paper: the ledger expects it *unstable*
 at quick (shown with the outcome a run took, never counted as reproduced). Its `why` gains the reason and what would settle it. The test
 `test_the_committed_baseline_is_an_envelope_the_ledger_agrees_with` keeps this list and the envelope equal.
