@@ -26,14 +26,20 @@ the 100 reach 0.5; the control (layers 1-8) is 0.517 or more on all 100. Drawing
 
 Run: .venv/bin/python benchmarks/probes/paper1_fig11_layers.py [--inputs fig11|shapes]
      [--out benchmarks/probes/measured/paper1_fig11_layers.json]
+     .venv/bin/python benchmarks/probes/paper1_fig11_layers.py --summarize measured/paper1_fig11_layers_shapes_500.json
+     (the spread of a stored measurement and how often a band drawn from it passes the claim's test)
 """
 from __future__ import annotations
 
 import argparse
 import functools
 import json
+import random
+import statistics
 
 from memlib import data, metrics, models
+from memlib.claims import band_holds
+from memlib.claims.rules import RANDOM_BELOW
 from memlib.harness.fileio import atomic_write_text
 from memlib.harness.store import build_model
 from memlib.recipes import paper1 as recipe
@@ -45,6 +51,26 @@ WIPED_AFTER = recipe.FIG11_WIPED_AFTER
 INPUTS = {"fig11": ("digit", "pattern", "square"), "shapes": recipe.FIG11_SHAPES}
 
 
+BAND_SIZES = (3, 5, 10)       # quick's band, the five-seed figures' band, and twice that
+DRAWS = 20_000                # bands drawn (without replacement) per size, from random.Random(0)
+
+
+def summarize(measured: dict, channels: int = 32) -> dict:
+    """The statement's values (the largest |corr| beyond layer 8, `svd` view) over a stored measurement's seeds at
+    `channels`: their spread, how many reach the row `random`'s bar, the control's smallest value, and the share of
+    bands of BAND_SIZES seeds drawn from them that pass the claim's test as the report applies it
+    (`claims.band_holds`: every seed below the bar and the band's mean two standard errors below it)."""
+    rows = [r for r in measured["rows"] if r["channels"] == channels]
+    beyond, upto = [r["svd_max_beyond"] for r in rows], [r["svd_max_upto"] for r in rows]
+    rng = random.Random(0)
+    passes = {n: sum(band_holds(rng.sample(beyond, n), "<", RANDOM_BELOW)[0] for _ in range(DRAWS)) / DRAWS
+              for n in BAND_SIZES if n <= len(beyond)}
+    return {"channels": channels, "seeds": len(rows), "mean": statistics.mean(beyond),
+            "sd": statistics.stdev(beyond), "min": min(beyond), "max": max(beyond),
+            "at_or_above_bar": sum(v >= RANDOM_BELOW for v in beyond), "control_min": min(upto),
+            "band_pass_share": passes}
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=list(PROBE_SEEDS))
@@ -54,7 +80,12 @@ def main(argv=None) -> dict:
                     help="fig11: notebook 01's three Fig 11 inputs; shapes: every test image of the panel but the "
                          "noise (nothing to wipe out there)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--summarize", metavar="JSON", help="train nothing: summarize a stored measurement (summarize())")
     a = ap.parse_args(argv)
+    if a.summarize:
+        summary = summarize(json.loads(open(a.summarize).read()), channels=a.channels[0])
+        print(json.dumps(summary, indent=1))
+        return summary
     init = pick("quick", **recipe.DEPTH_INIT)
     x_img, source = data.training_digit(size=28, root=a.root)                 # (1, 1, 28, 28)
     out = {"init": init, "depth": DEPTH, "source": source, "seeds": a.seeds, "inputs": INPUTS[a.inputs], "rows": []}
