@@ -130,7 +130,7 @@ def test_what_the_document_says_a_module_never_loads_it_never_loads():
 
 
 HARNESS = {"run", "context", "modes", "store", "cachekey", "plan", "jobfile", "engine", "estimate", "envelope",
-           "bench", "fetch", "fileio", "machine", "paths", "progress", "parts"}
+           "bench", "fetch", "fileio", "machine", "paths", "progress", "parts", "deferred"}
 
 
 def test_the_top_level_holds_the_science_and_the_harness_lives_apart():

@@ -230,8 +230,39 @@ def test_a_run_of_some_parts_measures_them_as_the_whole_notebook_does(smoke_resu
     assert mine and mine == {k: v for k, v in theirs.items() if k.startswith(sections)}
     assert not any(k.startswith(("fig2.", "fig3.", "fig6.", "appD.")) for k in ours)      # the skipped parts
     assert json.loads((out / "smoke" / name / "parts.json").read_text()) == {
-        "parts": ["sec6", "unet"], "skipped": ["fig2_3", "fig5_6", "appD"]}
+        "parts": ["sec6", "unet"], "skipped": ["fig2_3", "fig5_6", "fig6_text_init", "appD"]}
     assert "A run of some parts (`run --part`): sec6, unet" in (out / "smoke" / "report.md").read_text()
     bad = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--only", "03", "--part",
                           "fig9", "--results-dir", str(tmp_path / "bad")], capture_output=True, text=True, timeout=300)
     assert bad.returncode != 0 and "fig9" in bad.stderr and "sec6" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.device
+@pytest.mark.parametrize("name", ["01_identity_vs_constant", "02_attractors", "03_downsampling_eigenvectors"])
+def test_the_parts_quick_leaves_to_full_take_nothing_else_with_them(smoke_results, suite_device, tmp_path, name):
+    """harness.deferred: notebooks 01-03 run without the parts quick leaves to full (here at smoke, `--skip-part`,
+    from an empty cache) log the whole smoke run's numbers bit for bit for everything else, and lack exactly
+    the left-out sections' metrics (the prefixes by which the report finds their claims)."""
+    import os
+    from memlib.harness import deferred
+    from memlib.harness import parts as _parts
+    whole, proc = smoke_results
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    left = deferred.left_out("quick", name)
+    nb = json.loads((NOTEBOOK_DIR / f"{name}.ipynb").read_text())
+    assert {s.part for s in left} <= set(_parts.parts_of(nb))
+    env = {k: v for k, v in os.environ.items() if k != "MEMLIB_CACHE"}     # its own cache: it trains what it needs
+    args = [a for s in left for a in ("--skip-part", s.part)]
+    run = subprocess.run([sys.executable, "-m", "memlib", "run", "--profile", "smoke", "--device", suite_device,
+                          "--only", name[:2], *args, "--results-dir", str(tmp_path)],
+                         env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    ours = decode(json.loads((tmp_path / "smoke" / name / "metrics.json").read_text()))
+    theirs = decode(json.loads((whole / "smoke" / name / "metrics.json").read_text()))
+    prefixes = tuple(p for s in left for p in s.prefixes)
+    assert set(theirs) - set(ours) == {k for k in theirs if k.startswith(prefixes)} != set()
+    assert set(ours) <= set(theirs)
+    unequal = [k for k in ours if not _close(ours[k], theirs[k], rel=0)]     # bit for bit, NaN equal to NaN
+    assert unequal == []
+    record = json.loads((tmp_path / "smoke" / name / "parts.json").read_text())
+    assert record["skipped"] == [p for p in _parts.parts_of(nb) if p in {s.part for s in left}]

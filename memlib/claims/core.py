@@ -35,6 +35,7 @@ import operator
 import re
 from dataclasses import asdict, dataclass, field, replace
 
+from ..harness import deferred as _deferred
 from .rules import RULES
 from .text import fmt, render_text, stated_numbers
 
@@ -367,13 +368,19 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
 
     row["why"] = render_text(claim.why, metrics)
 
+    left = _deferred.section_of(claim, profile)    # a section this profile leaves to full (harness.deferred)
+
     def done(outcome, reason=""):
         row["run_outcome"] = outcome          # this run's own outcome, before the ledger's 'unstable' is applied
         if expected == UNSTABLE and outcome in (REPRODUCED, NOT_REPRODUCED):
             # the envelope saw this claim take both outcomes: this run's one is shown, never counted
             reason = f"{outcome} in this run, but its outcome moves across seeds and machines (the ledger): {reason}"
             outcome = UNSTABLE
-        row.update(outcome=outcome, reason=reason, regression=outcome != expected)
+        regression = outcome != expected
+        if left is not None and outcome != NOT_RUN:   # run on purpose (`--part`), though the profile leaves it out
+            regression = False
+            reason = f"{reason} (measured by a run of its part, which {profile} leaves to full)"
+        row.update(outcome=outcome, reason=reason, regression=regression)
         return row
 
     if metrics is None:
@@ -383,6 +390,8 @@ def evaluate(claim: Claim, metrics: dict | None, profile: str) -> dict:
     if profile in CODE_PATH_PROFILES and expected == NOT_RUN:
         return done(NOT_RUN, f"the {profile} profile checks code paths, not claims")
     if value is None or thr is None:
+        if left is not None:
+            return done(NOT_RUN, _deferred.reason(left, claim.notebook, profile))
         missing = claim.metric if value is None else claim.threshold
         return done(NOT_RUN, f"{missing} was not measured at this profile")
     for g in claim.gates:
@@ -434,3 +443,23 @@ def control_result(claim: Claim, metrics: dict, thr) -> dict:
         return {**out, "control_outcome": CONTROL_MISSING}     # a NaN (an underflowed net) measures nothing
     ok, _ = compare(claim, value, cthr)
     return {**out, "control_outcome": CONTROL_HOLDS if ok else CONTROL_FAILS}
+
+
+def leave_to_full(claims: list[Claim]) -> list[Claim]:
+    """`claims` with the ledger's entry 'not run' at each profile for the claims of the sections that profile leaves to
+    full (memlib.harness.deferred: quick's sections whose training does not fit its 45 minutes), the basis saying why
+    and what the profile measured before (the entry it replaces); a claim already 'not run' there keeps its own basis.
+    An 'Unstable at quick' in its why becomes the history it is."""
+    out = []
+    for c in claims:
+        for profile in _deferred.LEFT_TO_FULL:
+            section = _deferred.section_of(c, profile)
+            if section is not None and c.expected(profile) != NOT_RUN:
+                before = c.expected(profile)
+                c = replace(c, expect={**c.expect, profile: NOT_RUN},
+                            why=c.why.replace(f"Unstable at {profile}: ",
+                                              f"Unstable at {profile} until {profile} left it to full: "),
+                            basis={**c.basis, profile: _deferred.reason(section, c.notebook, profile)
+                                   + f"; before it was left out, the {profile} envelope gave: {before}"})
+        out.append(c)
+    return out

@@ -258,7 +258,11 @@ def render(report: dict) -> str:
         if data_line(prov):
             text += ["", data_line(prov) + "."]
         parts = (report.get("notebooks", {}).get(nb) or {}).get("parts")
-        if parts:
+        if parts and parts.get("left_to_full"):
+            text += ["", f"The {report['profile']} profile leaves the parts {', '.join(parts['left_to_full'])} to "
+                     f"`full` (their training does not fit its budget: memlib/harness/deferred.py); their claims are "
+                     f"not run here (`run --only {nb[:2]} --part NAME` runs one)."]
+        elif parts:
             text += ["", f"A run of some parts (`run --part`): {', '.join(parts.get('parts', []))}; skipped: "
                      f"{', '.join(parts.get('skipped', [])) or 'none'} (their claims are not run)."]
         if (prov or {}).get("departures"):

@@ -3,9 +3,11 @@ reproduction notebooks' names, the notebooks' parameters (`data_root` from --dat
 and a check that a results folder can be written."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+from ..harness import deferred as _deferred, parts as _parts
 from ..harness.context import cache_advice
 from ..harness.fileio import write_problem
 from ..harness.paths import NOTEBOOKS, REPO, TOUR, where    # TOUR: the teaching tour, never run by `run` nor reported
@@ -35,6 +37,31 @@ def resolve_names(only: list[str] | None) -> list[str]:
             raise MemlibError(f"unknown notebook {want!r}; choose one of: {', '.join(names)}")
         out += [m for m in match if m not in out]          # --only 04 --only 04_rho_dynamics: once
     return out
+
+
+def notebook_source(name: str, profile: str, requested: list[str] | None = None, skipped: list[str] | None = None):
+    """What `run` (and planning) executes of notebook `name` at `profile`: (the notebook, as its path or as a
+    selection of its cells; the `parts.json` record, None for the whole notebook). `requested`: `--part`'s names
+    (`all`: the whole notebook); `skipped`: `--skip-part`'s (every other part). Without either: every part but those
+    the profile leaves to full (memlib.harness.deferred: quick's sections whose training does not fit its 45
+    minutes)."""
+    path = NOTEBOOK_DIR / f"{name}.ipynb"
+    if requested and _parts.ALL in requested:
+        return str(path), None
+    nb = json.loads(path.read_text())
+    left: list[str] = []
+    if requested:
+        chosen = list(requested)
+    elif skipped:
+        chosen = [p for p in _parts.parts_of(nb) if p not in skipped]
+    else:
+        left = [s.part for s in _deferred.left_out(profile, name)]
+        chosen = _parts.default_parts(nb, left)
+        if chosen is None:
+            return str(path), None
+        left = [p for p in _parts.parts_of(nb) if p in left]       # in the notebook's order
+    import nbformat
+    return nbformat.from_dict(_parts.select(nb, chosen)), _parts.record(chosen, nb, left_to_full=left)
 
 
 def data_root_parameter(option):

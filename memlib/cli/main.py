@@ -60,7 +60,12 @@ def parser() -> argparse.ArgumentParser:
             p.add_argument("--ray-cpus", type=int, default=None, help="CPUs of the local Ray (default: all)")
             p.add_argument("--part", action="append", default=None,
                            help="with --only and one notebook: run its set-up and this part only (repeatable; e.g. "
-                                "--only 03 --part sec6 --part unet); the other parts' claims are reported not run")
+                                "--only 03 --part sec6 --part unet); the other parts' claims are reported not run. "
+                                "`--part all`: the whole notebook, with the parts the profile leaves to full "
+                                "(quick: memlib/harness/deferred.py)")
+            p.add_argument("--skip-part", action="append", default=None,
+                           help="with --only and one notebook: run every part but this one (repeatable), in place of "
+                                "the parts the profile leaves to full; the skipped parts' claims are reported not run")
     p = sub.add_parser("plan", help="list every training of the notebooks with its estimated cost")
     p.add_argument("--profile", default="quick", help=f"one of {', '.join(PROFILES)} (default quick)")
     p.add_argument("--only", action="append", help="one notebook (repeatable): name or number")

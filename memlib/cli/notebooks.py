@@ -21,10 +21,12 @@ from ..harness.context import RunContext, activate, cache_folder
 from ..data import default_root, holds
 from ..harness.fileio import atomic_write_text, dead_run_folders, remove_dead_run_folders, remove_orphaned_temporaries
 from ..runtime import MemlibError
+from ..harness.deferred import QUICK_BUDGET_S, left_out
 from ..harness.paths import workdir
 from ..harness.store import Cache
 from . import kernels
-from .common import NOTEBOOK_DIR, cache_writable, notebook_parameters, notebooks, resolve_names, writable
+from .common import (NOTEBOOK_DIR, cache_writable, notebook_parameters, notebook_source, notebooks, resolve_names,
+                     writable)
 from .ray_engine import train_on_ray
 from .report import check_baseline, print_report, read_metrics, summary, untrained_audit
 from .signals import interrupt_on_signals, signal_name, signal_status, signals_deferred, signals_resume
@@ -85,14 +87,19 @@ def check_run_inputs(args) -> None:
             raise MemlibError("--untrained trains nothing: it has no plan for --engine ray to run")
     if args.against is not None:
         check_baseline(args.against, args.profile)
-    if getattr(args, "part", None):
+    if getattr(args, "part", None) and getattr(args, "skip_part", None):
+        raise MemlibError("--part and --skip-part: give the parts to run or the parts to skip, not both")
+    for option, chosen in (("--part", getattr(args, "part", None)), ("--skip-part", getattr(args, "skip_part", None))):
+        if not chosen:
+            continue
         names = resolve_names(args.only)
         if not args.only or len(names) != 1:
-            raise MemlibError("--part names a section of one notebook: give that notebook with --only (e.g. --only 03 "
-                              "--part sec6)")
+            raise MemlibError(f"{option} names a section of one notebook: give that notebook with --only (e.g. --only "
+                              f"03 {option} sec6)")
         if engine == "ray" or args.untrained:
-            raise MemlibError("--part runs with the notebook engine and trains: leave out --engine ray and --untrained")
-        _parts.check_parts(read_notebook(names[0]), args.part, names[0])
+            raise MemlibError(f"{option} runs with the notebook engine and trains: leave out --engine ray and "
+                              "--untrained")
+        _parts.check_parts(read_notebook(names[0]), chosen, names[0])
 
 
 def read_notebook(name: str) -> dict:
@@ -140,14 +147,21 @@ def run(args) -> int:
         stage.mkdir(parents=True)
         # run.Run writes into the stage (its run_dir), swapped in when the notebook ends
         params = notebook_parameters(args, results, cache, stage, max_steps=max_steps)
-        source, part_record = str(NOTEBOOK_DIR / f"{name}.ipynb"), None
-        if getattr(args, "part", None):     # its set-up and the chosen parts; parts.json says which were skipped
-            import nbformat
-            whole = read_notebook(name)
-            source, part_record = nbformat.from_dict(_parts.select(whole, args.part)), _parts.record(args.part, whole)
+        # its set-up and the chosen parts (--part), or every part but those the profile leaves to full
+        # (harness.deferred); parts.json says which were skipped
+        source, part_record = notebook_source(name, args.profile, getattr(args, "part", None),
+                                              getattr(args, "skip_part", None))
+        if part_record is not None:
             atomic_write_text(stage / _parts.RECORD, json.dumps(part_record, indent=1) + "\n")
-        print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device}"
-              + (f"; parts {', '.join(args.part)} only" if getattr(args, "part", None) else "") + ")", flush=True)
+        what = ("" if not part_record or part_record.get("left_to_full")
+                else f"; parts {', '.join(part_record['parts'])} only" if getattr(args, "part", None)
+                else f"; without the parts {', '.join(part_record['skipped'])}")
+        print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device}{what})", flush=True)
+        if part_record and part_record.get("left_to_full"):
+            print(f"  left to full (their training does not fit {args.profile}'s {QUICK_BUDGET_S // 60} minutes; "
+                  "their claims are not run): " + "; ".join(f"{s.what} (part {s.part}, about {s.seconds} s on 2 cores)"
+                                                           for s in left_out(args.profile, name))
+                  + f". `--only {name[:2]} --part NAME` runs one, `--part all` the whole notebook", flush=True)
         t0 = time.perf_counter()
         reason = None
         try:

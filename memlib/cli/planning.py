@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from ..harness.paths import workdir
-from .common import NOTEBOOK_DIR, notebook_parameters
+from .common import notebook_parameters, notebook_source
 
 
 def plan_notebooks(names, args, results: Path, cache: Path, plan_dir: Path, kernel: str, cell_timeout) -> list[str]:
@@ -23,7 +23,10 @@ def plan_notebooks(names, args, results: Path, cache: Path, plan_dir: Path, kern
                 params = notebook_parameters(args, results, cache, stage, plan_dir=plan_dir)
                 print(f"  planning [{i}/{len(names)}] {name}", flush=True)
                 try:
-                    pm.execute_notebook(str(NOTEBOOK_DIR / f"{name}.ipynb"), str(Path(stage) / f"{name}.ipynb"),
+                    # as `run` executes it: every part but those the profile leaves to full (harness.deferred)
+                    source, _ = notebook_source(name, args.profile, getattr(args, "part", None),
+                                                getattr(args, "skip_part", None))
+                    pm.execute_notebook(source, str(Path(stage) / f"{name}.ipynb"),
                                         parameters=params, kernel_name=kernel, cwd=str(workdir()),
                                         execution_timeout=cell_timeout, progress_bar=False, log_output=False)
                 except pm.PapermillExecutionError as e:

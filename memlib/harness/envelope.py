@@ -37,7 +37,10 @@ from pathlib import Path
 
 from .. import claims
 from ..claims import comparison as _comparison, core as _core, report as _report
+from . import deferred as _deferred
 from .fileio import atomic_write_text
+from .parts import parts_of
+from .paths import NOTEBOOKS
 from ..runtime import MemlibError
 
 AVX2 = {"ATEN_CPU_CAPABILITY": "avx2", "ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_CBWR": "AVX2"}
@@ -210,6 +213,7 @@ def rejudge(body: dict) -> dict:
     left the unstable list, or read a metric its notebook's stored run never logged. Judged again, such a row says
     so ("not run", not judged in this baseline: the stored run predates the test) instead of showing an outcome the
     current code would not give."""
+    body = leave_out(body)
     results = {nb: {"metrics": e.get("metrics"), "provenance": e.get("provenance"), "parts": e.get("parts"),
                     "failed": None} for nb, e in (body.get("notebooks") or {}).items()}
     kept = {nb for nb, e in results.items() if e["metrics"] is not None}
@@ -228,6 +232,37 @@ def rejudge(body: dict) -> dict:
             "per_paper": {p: _report.counts([r for r in counted if r["paper"] == p]) for p in claims.NOTEBOOKS},
             "sanity": _report.counts([r for r in rows if r["about"] == "sanity"]), "regressions": [],
             "comparison": None}
+
+
+def leave_out(body: dict) -> dict:
+    """`body` as its profile now runs: the sections the profile leaves to full (harness.deferred) taken out of the
+    stored runs that still measured them (their metrics, in the base run and the envelope's ranges, and their claims'
+    outcomes across the variations), each such notebook's `parts` saying so, as a run of the profile now writes it.
+    What quick measured of them before stays in git and in each claim's quick basis ("before it was left out")."""
+    profile = body.get("profile")
+    notebooks = dict(body.get("notebooks") or {})
+    env = dict(body.get("envelope") or {})
+    gone: set = set()
+    for nb, entry in notebooks.items():
+        sections = _deferred.left_out(profile, nb)
+        if not sections or entry.get("metrics") is None:
+            continue
+        prefixes = tuple(p for s in sections for p in s.prefixes)
+        every = parts_of(json.loads((NOTEBOOKS / f"{nb}.ipynb").read_text()))
+        left = [p for p in every if p in {s.part for s in sections}]       # in the notebook's order
+        ran = (entry.get("parts") or {}).get("parts")                    # None: a whole run
+        notebooks[nb] = {**entry, "metrics": {k: v for k, v in entry["metrics"].items() if not k.startswith(prefixes)},
+                         "parts": {"parts": [p for p in (every if ran is None else ran) if p not in left],
+                                   "skipped": [p for p in every if p not in (every if ran is None else ran) or p in left],
+                                   "left_to_full": left}}
+        if env.get("metrics", {}).get(nb):
+            env["metrics"] = {**env["metrics"], nb: {k: v for k, v in env["metrics"][nb].items()
+                                                     if not k.startswith(prefixes)}}
+        gone |= {c.id for c in claims.CLAIMS if c.notebook == nb and _deferred.section_of(c, profile)}
+    for key in ("outcomes", "held"):
+        if key in env:
+            env[key] = {cid: v for cid, v in env[key].items() if cid not in gone}
+    return {**body, "notebooks": notebooks, **({"envelope": env} if body.get("envelope") is not None else {})}
 
 
 def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:

@@ -13,6 +13,10 @@ set-up draws from is drawn by one part only, after the set-up's last draw (tests
 `sec6` and `unet` parts alone at smoke and compares their metrics with the whole run's). A run of some parts writes
 `parts.json` (what ran, what was skipped) into its folder; the report shows the skipped parts' claims as not run,
 not as regressions.
+
+A profile may also leave parts out on its own: quick leaves the sections whose training does not fit its 45 minutes to
+`full` (memlib.harness.deferred). A run without `--part` then executes every other part (`default_parts`), its
+`parts.json` naming the left-out ones under "left_to_full"; `--part all` runs the whole notebook at any profile.
 """
 from __future__ import annotations
 
@@ -37,10 +41,13 @@ def parts_of(nb) -> list[str]:
     return out
 
 
+ALL = "all"                    # `--part all`: every part, the whole notebook (nothing left to full)
+
+
 def check_parts(nb, chosen: list[str], name: str) -> None:
-    """One line (MemlibError) when a chosen part is not one of the notebook's."""
+    """One line (MemlibError) when a chosen part is not one of the notebook's (or `all`)."""
     known = parts_of(nb)
-    unknown = [p for p in chosen if p not in known]
+    unknown = [p for p in chosen if p not in known and p != ALL]
     if unknown:
         raise MemlibError(f"--part {', '.join(unknown)}: notebook {name} has "
                           + (f"the parts {', '.join(known)}" if known else "no parts (it runs whole)"))
@@ -53,6 +60,23 @@ def select(nb, chosen: list[str]):
     return out
 
 
-def record(chosen: list[str], nb) -> dict:
-    """What `parts.json` holds for a run of `chosen`."""
-    return {"parts": list(chosen), "skipped": [p for p in parts_of(nb) if p not in chosen]}
+def record(chosen: list[str], nb, *, left_to_full=()) -> dict:
+    """What `parts.json` holds for a run of `chosen`; `left_to_full`: the parts the profile left out on its own."""
+    out = {"parts": list(chosen), "skipped": [p for p in parts_of(nb) if p not in chosen]}
+    if left_to_full:
+        out["left_to_full"] = list(left_to_full)
+    return out
+
+
+def default_parts(nb, left_to_full: list[str]) -> list[str] | None:
+    """The parts a run without `--part` executes: every part but those its profile leaves to full (None: the whole
+    notebook, where it leaves none). A left-out name that is not one of the notebook's parts is an error."""
+    if not left_to_full:
+        return None
+    known = parts_of(nb)
+    unknown = [p for p in left_to_full if p not in known]
+    if unknown:
+        raise MemlibError(f"the profile leaves the parts {', '.join(unknown)} to full, which the notebook does not have "
+                          f"(its parts: {', '.join(known) or 'none'}): memlib/harness/deferred.py and the notebook's "
+                          "part:NAME tags disagree")
+    return [p for p in known if p not in left_to_full]
