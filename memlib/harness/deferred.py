@@ -74,6 +74,7 @@ def section_of(claim, profile: str) -> LeftToFull | None:
 def reason(section: LeftToFull, notebook: str, profile: str) -> str:
     """Why a left-out section's claim is not run at `profile`, and how to run it."""
     return (f"not run at {profile}: {section.what} took about {section.seconds} s of {profile}'s cold run on 2 cores, "
-            f"beyond the {QUICK_BUDGET_S // 60} minutes {profile} keeps to, so `full` carries the verdict "
+            f"more than its {QUICK_BUDGET_S // 60} minutes hold beside the rest (memlib/harness/deferred.py), so "
+            f"`full` carries the verdict "
             f"(`./run_all.sh --profile full --only {notebook[:2]} --part {section.part}`; at {profile}: "
             f"`--only {notebook[:2]} --part {section.part}`)")
