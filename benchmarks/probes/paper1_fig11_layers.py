@@ -36,6 +36,7 @@ import functools
 import json
 import random
 import statistics
+from pathlib import Path
 
 from memlib import data, metrics, models
 from memlib.claims import band_holds
@@ -83,7 +84,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--summarize", metavar="JSON", help="train nothing: summarize a stored measurement (summarize())")
     a = ap.parse_args(argv)
     if a.summarize:
-        summary = summarize(json.loads(open(a.summarize).read()), channels=a.channels[0])
+        summary = summarize(json.loads(Path(a.summarize).read_text()), channels=a.channels[0])
         print(json.dumps(summary, indent=1))
         return summary
     init = pick("quick", **recipe.DEPTH_INIT)

@@ -59,7 +59,6 @@ def notebook_source(name: str, profile: str, requested: list[str] | None = None,
         chosen = _parts.default_parts(nb, left)
         if chosen is None:
             return str(path), None
-        left = [p for p in _parts.parts_of(nb) if p in left]       # in the notebook's order
     import nbformat
     return nbformat.from_dict(_parts.select(nb, chosen)), _parts.record(chosen, nb, left_to_full=left)
 

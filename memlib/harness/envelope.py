@@ -39,7 +39,7 @@ from .. import claims
 from ..claims import comparison as _comparison, core as _core, report as _report
 from . import deferred as _deferred
 from .fileio import atomic_write_text
-from .parts import parts_of
+from .parts import parts_of, record
 from .paths import NOTEBOOKS
 from ..runtime import MemlibError
 
@@ -248,13 +248,12 @@ def leave_out(body: dict) -> dict:
         if not sections or entry.get("metrics") is None:
             continue
         prefixes = tuple(p for s in sections for p in s.prefixes)
-        every = parts_of(json.loads((NOTEBOOKS / f"{nb}.ipynb").read_text()))
-        left = [p for p in every if p in {s.part for s in sections}]       # in the notebook's order
+        nbjson = json.loads((NOTEBOOKS / f"{nb}.ipynb").read_text())
+        left = [s.part for s in sections]
         ran = (entry.get("parts") or {}).get("parts")                    # None: a whole run
+        ran = parts_of(nbjson) if ran is None else ran
         notebooks[nb] = {**entry, "metrics": {k: v for k, v in entry["metrics"].items() if not k.startswith(prefixes)},
-                         "parts": {"parts": [p for p in (every if ran is None else ran) if p not in left],
-                                   "skipped": [p for p in every if p not in (every if ran is None else ran) or p in left],
-                                   "left_to_full": left}}
+                         "parts": record([p for p in ran if p not in left], nbjson, left_to_full=left)}
         if env.get("metrics", {}).get(nb):
             env["metrics"] = {**env["metrics"], nb: {k: v for k, v in env["metrics"][nb].items()
                                                      if not k.startswith(prefixes)}}

@@ -64,7 +64,7 @@ def record(chosen: list[str], nb, *, left_to_full=()) -> dict:
     """What `parts.json` holds for a run of `chosen`; `left_to_full`: the parts the profile left out on its own."""
     out = {"parts": list(chosen), "skipped": [p for p in parts_of(nb) if p not in chosen]}
     if left_to_full:
-        out["left_to_full"] = list(left_to_full)
+        out["left_to_full"] = [p for p in parts_of(nb) if p in left_to_full]       # in the notebook's order
     return out
 
 
