@@ -177,6 +177,54 @@ def test_merging_a_notebooks_part_replaces_its_claims_and_drops_removed_ones():
     assert "1thread-avx2 (time not kept)" in envelope.describe({"envelope": {"variations": list(kept.values())}})
 
 
+def test_joining_an_earlier_envelope_adds_its_bands_so_a_claim_that_moved_across_them_is_unstable(tmp_path):
+    """`envelope --join`: the earlier build's variations join the new one's (renamed, marked earlier) for the notebooks
+    the new one judges; a claim that took one outcome on the new bands and another on the earlier ones has moved; the
+    metric ranges hold both builds (NaN inside where either measured it); a notebook the new build does not judge
+    does not come back with the earlier bands; a second join does not collide with the first's names."""
+    nb4, nb2 = claims.NOTEBOOKS[4], claims.NOTEBOOKS[2]
+    p4, q4 = [c.id for c in claims.CLAIMS if c.notebook == nb4][:2]
+    p2 = next(c.id for c in claims.CLAIMS if c.notebook == nb2)
+    new = {"profile": "quick", "claims": [], "notebooks": {nb4: {"metrics": {}, "provenance": {}}},
+           "envelope": {"variations": [{"name": "base", "arithmetic": {nb4: {"cpu": "AMD"}},
+                                        "wall_s_by_notebook": {nb4: 5.0}, "seed_by_notebook": {nb4: 1000}}],
+                        "metrics": {nb4: {"a": [2.0, 3.0], "b": [1.0, 1.0], "new": [0.0, 1.0]}},
+                        "outcomes": {p4: {"base": "reproduced"}, q4: {"base": "reproduced"}},
+                        "held": {p4: {"base": [3, 3]}}, "seeds": {nb4: {"a": 3}}}}
+    old = {"profile": "quick", "envelope": {
+        "variations": [{"name": "base", "arithmetic": {nb4: {"cpu": "Xeon"}, nb2: {}},
+                        "wall_s_by_notebook": {nb4: 7.0, nb2: 1.0}, "seed_by_notebook": {nb4: 0, nb2: 200}}],
+        "metrics": {nb4: {"a": [0.0, 1.0], "b": [float("nan"), float("nan")], "gone": [5.0, 6.0]}, nb2: {"c": [0, 1]}},
+        "outcomes": {p4: {"base": "not reproduced"}, q4: {"base": "reproduced"}, p2: {"base": "reproduced"}},
+        "held": {p4: {"base": [2, 3]}}, "seeds": {nb4: {"a": 5}}, "built": {nb4: "2026-11-28"}}}
+    env = envelope.join(new, old)["envelope"]
+    assert env["outcomes"][p4] == {"base": "reproduced", "earlier base": "not reproduced"}
+    assert env["outcomes"][q4] == {"base": "reproduced", "earlier base": "reproduced"} and p2 not in env["outcomes"]
+    assert env["held"][p4] == {"base": [3, 3], "earlier base": [2, 3]}
+    assert env["metrics"][nb4]["a"] == [0.0, 3.0] and env["metrics"][nb4]["b"] == [1.0, 1.0, "nan"]
+    assert env["metrics"][nb4]["new"] == [0.0, 1.0] and "gone" not in env["metrics"][nb4] and nb2 not in env["metrics"]
+    assert env["seeds"][nb4]["a"] == 5 and env["joined"] == {nb4: "2026-11-28"}
+    earlier = {v["name"]: v for v in env["variations"]}["earlier base"]
+    assert earlier["earlier"] and set(earlier["arithmetic"]) == {nb4} and earlier["seed_by_notebook"] == {nb4: 0}
+    assert earlier["wall_s"] == 7.0
+    moved = [c for c, o in env["outcomes"].items() if len(set(o.values())) > 1]
+    assert moved == [p4]
+    again = envelope.join({**new, "envelope": env}, old)["envelope"]
+    assert set(again["outcomes"][p4]) == {"base", "earlier base", "earlier base (2)"}
+    # the file form: both must be envelopes of one profile; the result is judged again and written
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(new))
+    with pytest.raises(MemlibError, match="not found"):
+        envelope.join_file(a, b)
+    b.write_text(json.dumps({**old, "profile": "full"}))
+    with pytest.raises(MemlibError, match="one profile"):
+        envelope.join_file(a, b)
+    b.write_text(json.dumps(old))
+    body = envelope.join_file(a, b)
+    assert json.loads(a.read_text())["envelope"]["outcomes"][p4] == body["envelope"]["outcomes"][p4]
+    assert body["counts"] == json.loads(a.read_text())["counts"]
+
+
 def test_evaluate_counts_the_seeds_a_claim_was_judged_on():
     c = _claim()
     assert core.evaluate(c, {"m": 0.8, "g.loss_ratio": 0.01}, "quick")["seeds"] == 1
@@ -399,3 +447,17 @@ def test_the_envelopes_seed_variations_train_disjoint_seed_bands():
              if not v.env]                                       # the seed variations (the rest vary arithmetic)
     assert len(bands) == 3
     assert all(a.isdisjoint(b) for i, a in enumerate(bands) for b in bands[i + 1:])
+
+
+def test_every_band_the_committed_envelope_judges_a_notebook_on_is_disjoint_from_the_others():
+    """Issue 42, across joined builds too (`envelope --join`): for each notebook, the seed bands of all the variations
+    that judge it (base seed + the widest band it logged) share no seed, so n agreeing variations are n replications.
+    A variation that varies the arithmetic (threads, kernels, another machine at the same seeds) is no replication."""
+    env = json.loads((ROOT / "baselines" / "quick-cpu.json").read_text())["envelope"]
+    for nb, widths in env["seeds"].items():
+        widest = max(widths.values()) + 1            # + 1: notebook 02's tables train one seed higher
+        starts = [v["seed_by_notebook"][nb] for v in env["variations"] if nb in (v.get("seed_by_notebook") or {})
+                  and not v.get("env") and not v.get("machine_variation")]     # those vary the arithmetic
+        bands = [set(range(s, s + widest)) for s in starts]
+        assert len(bands) >= 3, nb
+        assert all(a.isdisjoint(b) for i, a in enumerate(bands) for b in bands[i + 1:]), (nb, starts)

@@ -110,6 +110,11 @@ def envelope(args) -> int:
     from ..harness import envelope as _envelope
     names = resolve_names(args.only)
     out = Path(args.out or workdir() / "baselines" / f"{args.profile}-cpu.json")
+    if getattr(args, "join", None):
+        body = _envelope.join_file(out, Path(args.join))
+        print(_envelope.describe(body))
+        print(f"envelope: joined {args.join}'s variations into {out}: {body['counts']}")
+        return 0
     if getattr(args, "rejudge", False):
         body = _envelope.rejudge_file(out)
         print(f"envelope: judged {out} again: {body['counts']}")

@@ -91,6 +91,9 @@ def parser() -> argparse.ArgumentParser:
                    "they ran the code being recorded)")
     p.add_argument("--rejudge", action="store_true", help="train nothing: judge --out's stored base metrics again "
                    "with the claims and ledger as they stand, and rewrite it")
+    p.add_argument("--join", metavar="EARLIER", help="train nothing: add EARLIER's variations (an envelope of the same "
+                   "profile and code on other seeds or another machine) to --out's for the notebooks both judge, so "
+                   "unstable means moved across all of them; judge again and rewrite --out")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(workdir() / "results"))

@@ -20,6 +20,11 @@ and, for every claim, the outcomes it took. `report.compare` then flags a metric
 widened by its tolerance and an outcome only when the envelope never took it; a claim that took more
 than one outcome is *unstable* and the ledger must say so (`claims.core.UNSTABLE`).
 
+A rebuild on fresh seeds need not throw the earlier bands away: `--join EARLIER` adds an earlier envelope of the
+same code (other seed bands, another machine) to the new one's variations, named 'earlier NAME', and a claim is
+unstable when it moved across all of them (`join`; session 32 joined the bands of sessions 25-30, measured on an
+Intel Xeon and an AMD EPYC, to its own on the AMD EPYC).
+
 Building it is several runs of the profile (about an hour for quick on 2 cores; `--only NB` builds one
 notebook's part and merges it into the existing file; `--reuse` keeps the variations' finished runs
 already in the working folder: use it only when they ran the code being recorded).
@@ -262,6 +267,75 @@ def leave_out(body: dict) -> dict:
         if key in env:
             env[key] = {cid: v for cid, v in env[key].items() if cid not in gone}
     return {**body, "notebooks": notebooks, **({"envelope": env} if body.get("envelope") is not None else {})}
+
+
+def join_file(path, earlier_path) -> dict:
+    """`python -m memlib envelope --join EARLIER`: the baseline at `path` with EARLIER's variations joined (`join`),
+    judged again (`rejudge`) and rewritten; trains nothing."""
+    path, earlier_path = Path(path), Path(earlier_path)
+    for p in (path, earlier_path):
+        if not p.exists():
+            raise MemlibError(f"{p} not found: --join adds one envelope's variations to another's; both must exist")
+    body, earlier = json.loads(path.read_text()), json.loads(earlier_path.read_text())
+    for p, b in ((path, body), (earlier_path, earlier)):
+        if not b.get("envelope"):
+            raise MemlibError(f"{p} holds no envelope (not a baseline written by `envelope`); build one first")
+    if earlier.get("profile") != body.get("profile"):
+        raise MemlibError(f"--join {earlier_path}: profile {earlier.get('profile')!r}, but {path} is "
+                          f"{body.get('profile')!r}; join envelopes of one profile")
+    body = rejudge(join(body, earlier))
+    atomic_write_text(path, json.dumps(body, indent=1, default=str))
+    return body
+
+
+def join(body: dict, earlier: dict) -> dict:
+    """`body`'s envelope with `earlier`'s variations added, for the notebooks both judge: an earlier build of the
+    same code on other seed bands or another machine (their outcomes, held counts and metric ranges, each variation
+    renamed 'earlier NAME' and marked `earlier`). A claim then counts as unstable when it took more than one outcome
+    across all of them, so a rebuild on fresh seeds adds evidence instead of replacing it. Only for builds of the
+    code being recorded (as `--reuse`): nothing here can tell whether the earlier runs trained the same nets."""
+    env, old = dict(body["envelope"]), earlier["envelope"]
+    notebook = {c.id: c.notebook for c in claims.CLAIMS}
+    judged_now = {notebook.get(c) for c in env.get("outcomes", {})}
+    taken = {v["name"] for v in env.get("variations", [])}
+    names: dict = {}
+    for v in old.get("variations", []):
+        label, i = f"earlier {v['name']}", 2
+        while label in taken:
+            label, i = f"earlier {v['name']} ({i})", i + 1
+        taken.add(label)
+        names[v["name"]] = label
+    outcomes = {c: dict(o) for c, o in env.get("outcomes", {}).items()}
+    held = {c: dict(h) for c, h in env.get("held", {}).items()}
+    joined: set = set()
+    for key, into in (("outcomes", outcomes), ("held", held)):
+        for cid, by_variation in old.get(key, {}).items():
+            if cid in outcomes and notebook.get(cid) in judged_now:
+                into.setdefault(cid, {}).update({names[v]: x for v, x in by_variation.items() if v in names})
+                joined.add(notebook.get(cid))
+    metrics = {nb: dict(m) for nb, m in env.get("metrics", {}).items()}
+    for nb in joined:
+        for k, r in (old.get("metrics", {}).get(nb) or {}).items():
+            if k in metrics.get(nb, {}):
+                metrics[nb][k] = _union(metrics[nb][k], r)
+    seeds = {nb: {k: max(n, (old.get("seeds", {}).get(nb) or {}).get(k, 0)) for k, n in m.items()}
+             if nb in joined else m for nb, m in env.get("seeds", {}).items()}
+    variations = list(env.get("variations", [])) + [{**v, "name": names[v["name"]], "earlier": True}
+                                                   for v in old.get("variations", [])]
+    built = old.get("built", {})
+    return {**body, "envelope": {**env, "variations": _judging(variations, outcomes), "outcomes": outcomes,
+                                 "held": held, "metrics": metrics, "seeds": seeds,
+                                 "joined": {**env.get("joined", {}),
+                                            **{nb: built.get(nb, "earlier") for nb in sorted(joined)}}}}
+
+
+def _union(a: list, b: list) -> list:
+    """The range holding both `_range`s (NaN inside it where either holds NaN)."""
+    real = [x for x in (*a[:2], *b[:2]) if x == x]
+    nan = "nan" in a or "nan" in b or len(real) < 4
+    if not real:
+        return [float("nan"), float("nan")]
+    return [min(real), max(real)] + (["nan"] if nan else [])
 
 
 def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
