@@ -159,16 +159,16 @@ UNSTABLE_AT_QUICK: dict[str, str] = {
         "1010-1012",
     "p4.eq5_bnwd":
         "a sanity check (rho ends at eq. 5's rho_eq once the BN + WD runs stop moving): it is judged only past the fit "
-        "gate, and the runs reach the gate's loss ({bnwd.loss_ratio} here) on 1020-1022 alone (" + S32 + "); on "
-        "1000-1002 and 1010-1012, on the Xeon's 0-2, 10-12 and 20-22 and on session 31's run at 0-2 on the AMD EPYC "
-        "some run misses it. Where they fit, rho ends at rho_eq: the fit at quick's constant lr 0.1 decides the "
-        "outcome (p4.obs1_bnwd)",
+        "gate (loss ratio {bnwd.loss_ratio} here, and the misclassified count), and the runs pass it on 1020-1022 alone "
+        "(" + S32 + "). On 1000-1002 and 1010-1012 their loss misses it, as on session 31's run at 0-2 on the AMD "
+        "EPYC, and on the Xeon's 0-2 the misclassified count; the Xeon's 10-12 and 20-22 were not reproduced too. "
+        "Where they fit, rho ends at rho_eq: the fit at the text's constant learning rate decides the outcome (p4.obs1_bnwd)",
     "p4.obs2_max_margin":
         "the smallest margin of the smaller-rho_eq run over the larger's ({init.bn.obs2_min_margin_ratio:.2f} here) is "
         "above 1 with the margin on every band, and its control, the same ratio with weight decay, fails on every band "
         "but one: session 31's run on the AMD EPYC at seeds 0-2, where it passes, and a claim whose control passes is "
         "not reproduced. The Xeon at the same seeds measured the claim's ratios bit for bit and a control that fails: "
-        "the control, BN + WD at lr 0.1, moves with the machine's arithmetic",
+        "the control, BN + WD at the text's constant learning rate, moves with the machine's arithmetic",
     "p4.obs2_average_margin":
         "a sanity check (Observation 2's average margin follows from eq. 5 once the runs fit): the mean-margin ratio "
         "of the smallest-rho_eq run over the largest's is above 1 on 8 of the envelope's 9 seeds and just below it "
