@@ -19,7 +19,21 @@ def _claim(**kw):
 
 
 def test_the_docs_page_holds_the_table_as_the_code_states_it():
-    assert rules.markdown() in (ROOT / "docs" / "CLAIM_RULES.md").read_text()
+    page = (ROOT / "docs" / "CLAIM_RULES.md").read_text()
+    assert rules.markdown() in page
+    assert rules.verdict_markdown() in page          # the verdict rule's settings, as the code states them
+
+
+def test_every_row_names_its_estimand_and_its_margin_at_the_bar():
+    for r in rules.RULES.values():
+        assert r.estimand in rules.ESTIMANDS, r.name
+        assert (r.share_bar is not None) == (r.estimand == rules.SHARE), r.name
+        assert r.margin_on("linear") >= 0 and r.margin_on("log") >= 0
+    assert rules.RULES["exact"].margin_on("linear") == 0          # a theorem's statement holds or not
+    assert rules.RULES["is"].margin_on("log") == pytest.approx(math.log(1.1))
+    assert {n for n, r in rules.RULES.items() if r.estimand == rules.SHARE} == {"some", "more_per_item"}
+    # the error is split over the looks, and the cap of quick is four bands
+    assert rules.looks("quick")[-1] == 4 and rules.look_alpha("quick") * len(rules.looks("quick")) == rules.ALPHA
 
 
 def test_every_row_says_words_statistic_threshold_and_why():
