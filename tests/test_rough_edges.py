@@ -174,6 +174,51 @@ def test_a_kernels_noise_after_ctrl_c_never_reaches_the_terminal(tmp_path):
         assert noise not in err, err[-3000:]
 
 
+QUIET_KERNEL = KERNEL_NOISE.split("cell = nbformat")[0] + r"""cell = nbformat.v4.new_code_cell(
+    'import json, os\n'
+    'from ipykernel.connect import get_connection_info\n'
+    'info = json.loads(get_connection_info())\n'                 # what this kernel was started to talk over
+    'os.write(2, f"kernel: {info[\'transport\']} {info[\'ip\']}\\n".encode())\n')
+""" + "nb = nbformat" + KERNEL_NOISE.split("nb = nbformat")[1]
+
+
+def test_a_run_s_kernels_talk_over_ipc_without_the_tcp_warning_and_leave_no_socket_folder(tmp_path):
+    """Every kernel ipykernel starts on TCP prints "Kernel is running over TCP without encryption" into the run's
+    output; `run`'s kernels use IPC sockets in a private folder, removed when the notebook ends."""
+    import shutil
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="t", dir="/tmp")                     # short: sockets' paths are at most 107 bytes
+    try:
+        out = subprocess.run([sys.executable, "-c", QUIET_KERNEL], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=400, env={**os.environ, "TMPDIR": tmp})
+        err = out.stderr
+        lines = [line for line in err.splitlines() if line.startswith("kernel: ")]
+        assert len(lines) == 1, out.stdout + err                        # the cell ran, its stderr relayed
+        transport, ip = lines[0].split()[1:]
+        assert transport == "ipc" and Path(ip).parent.parent == Path(tmp), lines
+        assert Path(ip).parent.name.startswith("memlib-kernel-")
+        assert "without encryption" not in err and "over TCP" not in err, err[-3000:]
+        assert os.listdir(tmp) == [], os.listdir(tmp)                   # the sockets' folder is gone
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_the_sockets_folder_is_private_and_short_even_under_a_deep_tmpdir(tmp_path, monkeypatch):
+    import stat
+    from memlib.cli import kernels
+    deep = tmp_path / ("d" * 60)
+    deep.mkdir()
+    monkeypatch.setattr(kernels.tempfile, "tempdir", str(deep))
+    folder = kernels.ipc_folder()
+    try:
+        assert folder is not None and Path(folder).parent == Path("/tmp") and Path(folder).is_dir()
+        assert len(str(Path(folder) / "kernel-99999")) <= kernels.IPC_PATH_MAX
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+        assert list(deep.iterdir()) == []                               # the too-deep try left nothing
+    finally:
+        os.rmdir(folder)
+
+
 def test_the_relay_drops_what_comes_after_a_stop(monkeypatch):
     import io
     import threading

@@ -63,6 +63,44 @@ def test_corrupt_cache_entry_is_recomputed(tmp_path, damage):
     assert torch.equal(cache.load(cfg)["v"], torch.full((3,), 5.0))   # the repaired entry is stored
 
 
+def test_a_folder_in_place_of_an_entry_is_replaced_by_the_recomputed_entry(tmp_path):
+    """A folder at an entry's path holds no trained model: the net is trained (once) and stored in its place, with
+    the corrupt-entry warning and corrupt.log line, rather than failing in the notebook's cell on the folder."""
+    cache = store.Cache(tmp_path / "cache")
+    x = torch.randn(1, 1, 8, 8)
+    build = functools.partial(models.convnet, 2, channels=4)
+    kw = dict(steps=5, lr=0.01, progress=False)
+    path = cache.root / f"{store.cache_key(build, x, seed=2, **kw)}.pt"
+    (path / "inside").mkdir(parents=True)
+    (path / "inside" / "file").write_text("not a model")
+    assert not store.is_cached(build, x, seed=2, cache=cache, **kw)
+    with pytest.warns(UserWarning, match=r"corrupt \(a folder, not a memlib cache file\).*recomputing"):
+        (model, hist), = store.fit_cached_seeds(build, x, seeds=[2], cache=cache, **kw)
+    assert path.is_file() and cache.misses == 1 and hist.steps[-1] == 5          # trained, stored
+    assert "is corrupt (a folder" in (cache.root / "corrupt.log").read_text()
+    assert store.is_cached(build, x, seed=2, cache=cache, **kw)
+    again, _ = store.fit_cached(build, x, seed=2, cache=cache, **kw)
+    assert cache.hits == 1 and all(torch.equal(a, b) for a, b in zip(model.state_dict().values(),
+                                                                       again.state_dict().values()))
+
+
+def test_a_folder_in_place_of_an_entry_that_cannot_be_removed_is_one_line_naming_it(tmp_path, monkeypatch):
+    cache = store.Cache(tmp_path)
+    cfg = {"a": 1}
+    cache.path(cfg).mkdir()
+
+    def refuse(path, *a, **k):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(__import__("shutil"), "rmtree", refuse)        # as a folder of another user's files
+    calls = []
+    with pytest.raises(store.CacheUnwritable) as e:
+        cache.get_or_compute(cfg, lambda: calls.append(1) or {"v": torch.ones(1)})
+    line = str(e.value)
+    assert len(line.splitlines()) == 1 and str(cache.path(cfg)) in line and f"rm -r {cache.path(cfg)}" in line
+    assert "Permission denied" in line and calls == []                  # refused before computing
+
+
 def test_lambda_builders_are_refused():
     with pytest.raises(ValueError, match="functools.partial"):
         store.fit_cached(lambda: models.fcn(4, 0), torch.randn(1, 4), steps=1, lr=0.1)

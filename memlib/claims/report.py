@@ -27,6 +27,7 @@ from pathlib import Path
 from ..harness.fileio import atomic_write_text
 from ..runtime import MemlibError
 from ..harness import machine
+from ..harness import parts as _parts
 from .comparison import TOLERANCES, drifted, outside, tolerance  # noqa: F401 - also report's names
 from .comparison import compare, regressions
 from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, evaluate, ledger_data)
@@ -117,9 +118,12 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
 
 
 def skipped_part(row: dict, parts: dict | None, notebook: str) -> dict:
-    """A claim that a run of some parts (`run --part`, its parts.json as `parts`) did not measure: not run, and not a
-    regression (its section was left out on purpose)."""
-    if parts and row["outcome"] == NOT_RUN and row["regression"]:
+    """A claim that a run of some parts (`run --part`, its parts.json as `parts`) did not measure because its section
+    was left out on purpose: not run, and not a regression. Only a claim whose missing metric belongs to a skipped
+    part (harness.parts.METRICS) is excused; one lost from a section that ran stays a regression."""
+    missing = row.get("metric") if row.get("value") is None else row.get("threshold")
+    section = _parts.part_of_metric(notebook, missing) if isinstance(missing, str) else None
+    if parts and row["outcome"] == NOT_RUN and row["regression"] and section in (parts.get("skipped") or []):
         row["regression"] = False
         row["reason"] = (f"not measured: this run executed only the part(s) {', '.join(parts.get('parts', []))} "
                          f"of {notebook} (run --part; skipped: {', '.join(parts.get('skipped', [])) or 'none'})")
@@ -262,9 +266,16 @@ def render(report: dict) -> str:
             text += ["", f"The {report['profile']} profile leaves the parts {', '.join(parts['left_to_full'])} to "
                      f"`full` (their training does not fit its budget: memlib/harness/deferred.py); their claims are "
                      f"not run here (`run --only {nb[:2]} --part NAME` runs one)."]
-        elif parts:
+        elif parts and not parts.get("runs"):
             text += ["", f"A run of some parts (`run --part`): {', '.join(parts.get('parts', []))}; skipped: "
                      f"{', '.join(parts.get('skipped', [])) or 'none'} (their claims are not run)."]
+        if parts and parts.get("runs"):       # runs of some parts added to an earlier finished run (harness.parts)
+            came = [(r, [p for p, i in (parts.get("from") or {}).items() if i == n])
+                    for n, r in enumerate(parts["runs"])]
+            text += ["", f"Joined from {len(parts['runs'])} runs (`run --part` adds to the earlier finished run): "
+                     + "; ".join(f"{', '.join(ps)} from the run finished {r.get('finished')} ({r.get('notebook')})"
+                                 for r, ps in came if ps)
+                     + f"; not run: {', '.join(parts.get('skipped', [])) or 'none'}."]
         if (prov or {}).get("departures"):
             text += ["", departures_markdown(prov["departures"], report["profile"])]
         if off_ledger_data(prov, report["profile"], nb):

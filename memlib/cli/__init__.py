@@ -4,6 +4,7 @@ main        argparse and the dispatch to each command, with the one-line errors 
 common      what the commands share: the repository's folders, the notebook names, a writable-folder check
 notebooks   `run`: the kernelspec, papermill into a staging folder, the folder swap
 planning    the notebooks executed in planning mode (their trainings written down as jobs)
+sections    `run`'s sign of life: the section and cell being executed, and the time left where known
 ray_engine  `run --engine ray`: the rounds of plan -> train on Ray
 signals     Ctrl-C, SIGTERM and SIGHUP as KeyboardInterrupt; signals deferred during a swap
 kernels     the kernels' stderr relayed, and dropped once a signal stopped the run (no kernel noise after Ctrl-C)

@@ -36,6 +36,7 @@ def serve(args) -> int:
 
 def check(args) -> int:
     """`check`: the report of a results folder's notebooks (cli/report.py)."""
+    from ..harness.fileio import live_run_folders
     from .notebooks import withdraw_dead_runs
     from .report import check_baseline, print_report
     if args.against is not None:
@@ -49,6 +50,10 @@ def check(args) -> int:
         raise MemlibError(f"no results in {base}: it is a file, not a folder")
     for line in withdraw_dead_runs(base, notebooks()):    # a run killed with SIGKILL: its older results withdrawn
         print(f"warning: {line}", flush=True)
+    for _stage, name, pid in live_run_folders(base):       # alive by pid, start time and boot id
+        if name in notebooks():                            # its results will replace what is reported now
+            print(f"note: {name}: a run (pid {pid}) is in progress; until it ends, what is shown for {name} is the "
+                  "earlier run's", flush=True)
     if not any(_has_files(base / name) for name in notebooks()):
         raise MemlibError(f"no run found in {base}: no notebook has results there at the {args.profile} profile"
                           + _other_profiles(results, args.profile) + "; run them first (python -m memlib run "

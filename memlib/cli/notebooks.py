@@ -19,12 +19,13 @@ from ..harness import parts as _parts
 from ..harness import plan as _plan
 from ..harness.context import RunContext, activate, cache_folder
 from ..data import default_root, holds
-from ..harness.fileio import atomic_write_text, dead_run_folders, remove_dead_run_folders, remove_orphaned_temporaries
+from ..harness.fileio import (OWNER, atomic_write_text, dead_run_folders, mark_owner, remove_dead_run_folders,
+                               remove_orphaned_temporaries)
 from ..runtime import MemlibError
 from ..harness.deferred import QUICK_BUDGET_S, left_out
 from ..harness.paths import workdir
 from ..harness.store import Cache
-from . import kernels
+from . import kernels, sections
 from .common import (NOTEBOOK_DIR, cache_writable, notebook_parameters, notebook_source, notebooks, resolve_names,
                      writable)
 from .ray_engine import train_on_ray
@@ -99,7 +100,13 @@ def check_run_inputs(args) -> None:
         if engine == "ray" or args.untrained:
             raise MemlibError(f"{option} runs with the notebook engine and trains: leave out --engine ray and "
                               "--untrained")
-        _parts.check_parts(read_notebook(names[0]), chosen, names[0])
+        _parts.check_parts(read_notebook(names[0]), chosen, names[0], option)
+        earlier = _parts.earlier_run(Path(args.results_dir).expanduser() / args.profile / names[0])
+        seed = ((earlier or {}).get("provenance", {}).get("parameters") or {}).get("seed")
+        if seed is not None and seed != args.seed and _parts.ALL not in chosen:
+            raise MemlibError(f"{option}: the finished run of {names[0]} this run's parts join (in {args.results_dir}/"
+                              f"{args.profile}) used --seed {seed}, this run {args.seed}: pass --seed {seed}, or "
+                              "another --results-dir, or run the whole notebook (--part all)")
 
 
 def read_notebook(name: str) -> dict:
@@ -145,6 +152,7 @@ def run(args) -> int:
         stage = results / args.profile / f".{name}.running-{os.getpid()}"
         shutil.rmtree(stage, ignore_errors=True)
         stage.mkdir(parents=True)
+        mark_owner(stage)     # pid, start time and boot id: a pid reused after a reboot is not taken for this run
         # run.Run writes into the stage (its run_dir), swapped in when the notebook ends
         params = notebook_parameters(args, results, cache, stage, max_steps=max_steps)
         # its set-up and the chosen parts (--part), or every part but those the profile leaves to full
@@ -166,9 +174,13 @@ def run(args) -> int:
         reason = None
         try:
             try:
+                # the section and cell at the terminal (sections.py), with the time left by the last run's cells
+                prior = sections.earlier_durations(final / f"{name}.ipynb")
                 pm.execute_notebook(source, str(stage / f"{name}.ipynb"),
                                     parameters=params, kernel_name=kernel, cwd=str(workdir()),
-                                    execution_timeout=cell_timeout, progress_bar=sys.stderr.isatty(),
+                                    execution_timeout=cell_timeout, progress_bar=False,
+                                    engine_name=sections.engine(
+                                        lambda cells: sections.SectionProgress(cells, name, durations=prior)),
                                     kernel_manager_class=kernel_manager)   # its stderr quiet once stopped
                 if not (stage / "provenance.json").exists():
                     reason = "the notebook ended without run.finish() (no provenance.json)"
@@ -178,7 +190,12 @@ def run(args) -> int:
                 reason = f"failed: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0][:300]}"
             finally:
                 print_cache_warnings(cache)
-            swap_in(stage, final, reason)
+            # a run of some parts (--part, --skip-part) adds to the notebook's earlier finished run, never replaces it
+            partial = part_record is not None and bool(getattr(args, "part", None) or getattr(args, "skip_part", None))
+            final = swap_in(stage, final, reason, prepare=(lambda: _parts.join(stage, final, name, read_notebook(name)))
+                            if partial else None)
+            if partial and (final / _parts.RECORD).is_file():
+                part_record = json.loads((final / _parts.RECORD).read_text())
         except KeyboardInterrupt as e:     # Ctrl-C, SIGTERM or SIGHUP (kill, timeout, a batch scheduler)
             how = signal_name(e)
             kernels.quiet_after_stop()
@@ -202,18 +219,23 @@ def run(args) -> int:
     return print_report(results, args.profile, args.against, names if args.only else None) or (1 if failed else 0)
 
 
-def swap_in(stage: Path, final: Path, failure: str | None) -> None:
+def swap_in(stage: Path, final: Path, failure: str | None, prepare=None) -> Path:
     """Replace `final` by `stage` as a whole. A failed run keeps no provenance (it is no finished run) and
     says why in failed.json. When the swap itself fails (a full disk), the old results are withdrawn all the
-    same (`_withdraw`) and the error goes on."""
-    old = final.with_name(f".{final.name}.old-{os.getpid()}")
+    same (`_withdraw`) and the error goes on. `prepare` (a finished run only): called under the swap's lock
+    before the swap, it may add to `stage` and returns the folder to put it in (None: `final`). That folder."""
     with signals_deferred():
+        old = final.with_name(f".{final.name}.old-{os.getpid()}")
         try:
             if failure:
                 (stage / "provenance.json").unlink(missing_ok=True)
                 atomic_write_text(stage / "failed.json", json.dumps({"reason": failure,
                                                                      "time": time.strftime("%Y-%m-%dT%H:%M:%S")}))
+            (stage / OWNER).unlink(missing_ok=True)     # the staging folder's, not the results'
             with swap_lock(final.parent):     # two runs of one notebook finishing at once: one swap after the other
+                if prepare is not None and not failure:
+                    final = prepare() or final
+                    old = final.with_name(f".{final.name}.old-{os.getpid()}")
                 if final.exists():
                     os.replace(final, old)
                 os.replace(stage, final)
@@ -221,6 +243,7 @@ def swap_in(stage: Path, final: Path, failure: str | None) -> None:
             _withdraw(stage, final, old, failure, e)
             raise
         shutil.rmtree(old, ignore_errors=True)
+    return final
 
 
 def withdraw_dead_runs(folder: Path, known) -> list[str]:

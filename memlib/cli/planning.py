@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..harness.paths import workdir
 from .common import notebook_parameters, notebook_source
+from .kernels import manager_class
 
 
 def plan_notebooks(names, args, results: Path, cache: Path, plan_dir: Path, kernel: str, cell_timeout) -> list[str]:
@@ -28,7 +29,8 @@ def plan_notebooks(names, args, results: Path, cache: Path, plan_dir: Path, kern
                                                 getattr(args, "skip_part", None))
                     pm.execute_notebook(source, str(Path(stage) / f"{name}.ipynb"),
                                         parameters=params, kernel_name=kernel, cwd=str(workdir()),
-                                        execution_timeout=cell_timeout, progress_bar=False, log_output=False)
+                                        execution_timeout=cell_timeout, progress_bar=False, log_output=False,
+                                        kernel_manager_class=manager_class())   # as `run`'s: over IPC
                 except pm.PapermillExecutionError as e:
                     failed.append(name)
                     print(f"  {name}: planning stopped in cell {e.exec_count} ({e.ename}: "

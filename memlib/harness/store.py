@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import shutil
 import threading
 import warnings
 from pathlib import Path
@@ -67,6 +68,8 @@ class Cache:
         path = self.path(config)
         if not path.exists():
             return None
+        if path.is_dir() and not path.is_symlink():
+            return self._replace_folder(path)
         try:
             raw = path.read_bytes()
             head, sep, payload = raw.partition(b"\n")
@@ -89,6 +92,25 @@ class Cache:
                 pass
             path.unlink(missing_ok=True)
             return None
+
+    def _replace_folder(self, path: Path):
+        """A folder where an entry's file belongs (made by hand, or by a tool): it holds no entry, so it is reported
+        as a corrupt entry and removed, and the entry is recomputed into its place; a folder that cannot be removed
+        is one line naming it (CacheUnwritable), before anything trains."""
+        message = f"cache entry {path} is corrupt (a folder, not a memlib cache file); removing it and recomputing it"
+        try:
+            shutil.rmtree(path)
+        except OSError as e:
+            raise CacheUnwritable(f"cache entry {path} is a folder, not a memlib cache file, and it cannot be "
+                                  f"removed ({type(e).__name__}: {e.strerror or e}): remove it (rm -r {path}) "
+                                  "and run again") from None
+        warnings.warn(message, stacklevel=4)
+        try:
+            with open(self.root / "corrupt.log", "a") as log:
+                log.write(message + "\n")
+        except OSError:
+            pass
+        return None
 
     def save(self, config: dict, value) -> None:
         """Write an entry atomically (temporary name, rename), with the checksum of its payload."""
@@ -214,7 +236,7 @@ def is_cached(build, x: torch.Tensor, target: torch.Tensor | None = None, *, see
     """Whether `fit_cached` with these arguments would read the cache instead of training
     (explorers use it to say "from the cache" or "training ...")."""
     cache = cache or default_cache()
-    return cache.path(_config(build, x, target, seed, init, fit_kwargs)).exists()
+    return cache.path(_config(build, x, target, seed, init, fit_kwargs)).is_file()   # a folder there is no entry
 
 
 def fit_cached_seeds(build, x: torch.Tensor, target: torch.Tensor | None = None, *, seeds, init: str = "default",
