@@ -209,8 +209,20 @@ def test_joining_an_earlier_envelope_adds_its_bands_so_a_claim_that_moved_across
     assert earlier["wall_s"] == 7.0
     moved = [c for c, o in env["outcomes"].items() if len(set(o.values())) > 1]
     assert moved == [p4]
-    again = envelope.join({**new, "envelope": env}, old)["envelope"]
+    with pytest.raises(MemlibError, match="twice"):          # the same earlier runs again: evidence counted twice
+        envelope.join({**new, "envelope": env}, old)
+    with pytest.raises(MemlibError, match="twice"):          # a file joined into itself
+        envelope.join(new, new)
+    other = {**old, "envelope": {**old["envelope"], "variations": [{**old["envelope"]["variations"][0],
+                                                                    "wall_s_by_notebook": {nb4: 9.0}}]}}
+    again = envelope.join({**new, "envelope": env}, other)["envelope"]     # another run: its name does not collide
     assert set(again["outcomes"][p4]) == {"base", "earlier base", "earlier base (2)"}
+    # a build of other code joins only when asked, the error naming the commits
+    coded = lambda b, c: {**b, "notebooks": {nb4: {"metrics": {}, "provenance": {"git_commit": c}}}}   # noqa: E731
+    with pytest.raises(MemlibError, match="other code.*aaaaaaaa there, bbbbbbbb here.*--across-code"):
+        envelope.join(coded(new, "b" * 40), coded(old, "a" * 40))
+    crossed = envelope.join(coded(new, "b" * 40), coded(old, "a" * 40), across_code=True)["envelope"]
+    assert crossed["across_code"] == {nb4: ["b" * 40, "a" * 40]}
     # the file form: both must be envelopes of one profile; the result is judged again and written
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps(new))
@@ -461,3 +473,115 @@ def test_every_band_the_committed_envelope_judges_a_notebook_on_is_disjoint_from
         bands = [set(range(s, s + widest)) for s in starts]
         assert len(bands) >= 3, nb
         assert all(a.isdisjoint(b) for i, a in enumerate(bands) for b in bands[i + 1:]), (nb, starts)
+
+
+# ---- verdicts over seeds from the envelope: per-seed values stored, pooled, judged sequentially
+
+def _one_claim_notebook():
+    """Notebook 04 and one of its claims with a numeric threshold and a seed band."""
+    nb = claims.NOTEBOOKS[4]
+    c = next(c for c in claims.CLAIMS if c.notebook == nb and not isinstance(c.threshold, str) and c.fit
+             and not c.control and c.rule not in ("some", "more_per_item"))
+    return nb, c
+
+
+def _metrics_for(c, value: float, n: int = 3) -> dict:
+    """Metrics that pass the claim's fit gates on every seed and put its metric at `value` on each."""
+    m = {c.metric: [value] * n}
+    for g in c.gates:
+        t = g.threshold if not isinstance(g.threshold, str) else 1.0
+        m[g.metric] = [t / 2 if g.op in ("<", "<=") else t * 2 + 1] * n
+        if isinstance(g.threshold, str):
+            m[g.threshold] = [1.0] * n
+    return m
+
+
+def _write_run(folder, nb, metrics, seed):
+    d = folder / "quick" / nb
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "metrics.json").write_text(json.dumps(metrics))
+    (d / "provenance.json").write_text(json.dumps({"wall_time_s": 2.0, "parameters": {"seed": seed},
+                                                   "arithmetic": {"cpu": "test"}}))
+
+
+def test_the_envelope_stores_every_seeds_value_and_a_re_run_on_another_machine_is_the_same_seed():
+    nb, c = _one_claim_notebook()
+    past = c.threshold * (2 if c.op in (">", ">=") else 0.5) if c.threshold else (1.0 if c.op in (">", ">=") else -1.0)
+    runs = {"base": {nb: {"metrics": {**_metrics_for(c, past), c.metric: [past * 1.01, past, past * 0.99]}}},
+            "seeds+10": {nb: {"metrics": _metrics_for(c, past)}}}
+    summary = envelope.summarize(runs, {"base": [], "seeds+10": []})
+    assert summary["values"][nb][c.metric] == {"base": [past * 1.01, past, past * 0.99], "seeds+10": [past] * 3}
+    assert "some.metric.no.claim.reads" not in summary["values"][nb]
+    body = {"profile": "quick", "envelope": {**summary, "variations": [
+        {"name": "base", "seed_by_notebook": {nb: 0}}, {"name": "seeds+10", "seed_by_notebook": {nb: 10}},
+        {"name": "1thread-avx2", "seed_by_notebook": {nb: 0}}]}}
+    bands = envelope.evidence(body, c)
+    assert [[s.seed for s in b] for b in bands] == [[0, 1, 2], [10, 11, 12]]
+    assert envelope.verdicts(body)[c.id].n == 3             # quick: the first band decides it at its first look
+    assert envelope.verdicts(body, "smoke")[c.id].n == 6    # one look: every band held, pooled
+    # the same seeds again on another machine: averaged into them, no new seed
+    body["envelope"]["values"][nb] = {k: {**by, "1thread-avx2": by["base"]} for k, by in summary["values"][nb].items()}
+    assert envelope.verdicts(body, "smoke")[c.id].n == 6
+    assert "verdicts over seeds" in envelope.describe_verdicts(envelope.verdicts(body))
+
+
+@pytest.mark.parametrize("content,says", [("{not json", "not readable as JSON"), ('{"a": 1', "not readable as JSON"),
+                                          ("", "not readable as JSON"), ("[1, 2]", "a JSON list"),
+                                          ('{"profile": "quick"}', "holds no envelope")])
+def test_a_bad_envelope_file_is_one_clear_line_for_join_rejudge_and_out(tmp_path, content, says):
+    bad, good = tmp_path / "bad.json", tmp_path / "good.json"
+    bad.write_text(content)
+    good.write_text(json.dumps({"profile": "quick", "claims": [], "notebooks": {},
+                                "envelope": {"variations": [], "outcomes": {}}}))
+    for call, option in ((lambda: envelope.join_file(good, bad), "--join"),
+                         (lambda: envelope.rejudge_file(bad), "--rejudge"), (lambda: envelope.check_out(bad), "--out")):
+        with pytest.raises(MemlibError, match=says) as e:
+            call()
+        assert str(e.value).startswith(option) and "\n" not in str(e.value)
+    with pytest.raises(MemlibError, match="a folder"):
+        envelope.join_file(good, tmp_path)
+    with pytest.raises(MemlibError, match="a folder"):
+        envelope.check_out(tmp_path)
+
+
+def test_envelope_checks_its_out_before_it_trains_anything(tmp_path, monkeypatch):
+    out = tmp_path / "garbage.json"
+    out.write_text("{not json")
+    monkeypatch.setattr(envelope, "run_variation", lambda *a, **k: pytest.fail("trained before checking --out"))
+    with pytest.raises(MemlibError, match="--out .* not readable"):
+        envelope.build("quick", names=[claims.NOTEBOOKS[4]], variations=("base",), workdir=tmp_path / "w", out=out)
+    with pytest.raises(MemlibError, match="--out .* not readable"):
+        envelope.build_sequential("quick", names=[claims.NOTEBOOKS[4]], workdir=tmp_path / "w", out=out)
+
+
+def test_the_sequential_build_adds_bands_only_where_a_claim_is_undecided(tmp_path, monkeypatch):
+    """Two notebooks: one whose claims are all decided on the first band, one whose claim sits inside its noise; the
+    second takes bands at the looks 2 and 4, the first never runs again; the file says which claims took more seeds
+    and what the added bands cost."""
+    nb4, c = _one_claim_notebook()
+    nb3 = claims.NOTEBOOKS[3]
+    t = float(c.threshold)
+    sign = 1 if c.op in (">", ">=") else -1
+    runs = []
+
+    def fake_run(v, profile, names, workdir, seed, reuse):
+        runs.append((v.name, tuple(names)))
+        for nb in names:
+            if nb == nb4:      # the claim's metric straddles its threshold: undecided on every band
+                m = _metrics_for(c, t)
+                m[c.metric] = [t + sign * 0.3, t - sign * 0.3, t + sign * 0.01]
+            else:
+                m = {}
+            _write_run(workdir / v.name, nb, m, seed + v.seed_offset)
+        return 1.0
+    monkeypatch.setattr(envelope, "run_variation", fake_run)
+    out = tmp_path / "env.json"
+    body = envelope.build_sequential("quick", names=[nb3, nb4], workdir=tmp_path / "w", out=out)
+    assert runs == [("base", (nb3, nb4)), ("seeds+10", (nb4,)), ("seeds+20", (nb4,)), ("seeds+30", (nb4,))]
+    seq = body["envelope"]["sequential"]
+    assert seq["bands"] == {nb3: 1, nb4: 4} and seq["looks"] == [1, 2, 4]
+    assert c.id in seq["took_more_seeds"] and seq["took_more_seeds"][c.id] == 12
+    assert seq["added_bands_s"][nb4] == pytest.approx(6.0) and seq["added_bands_s"][nb3] == 0
+    stored = json.loads(out.read_text())
+    assert set(stored["envelope"]["values"][nb4][c.metric]) == {"base", "seeds+10", "seeds+20", "seeds+30"}
+    assert envelope.verdicts(stored)[c.id].n == 12

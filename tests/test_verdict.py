@@ -158,7 +158,15 @@ def test_a_claim_is_reproduced_only_where_its_control_is_decided_to_fail():
     rng = random.Random(5)
     near = [[Seed(i + 10 * b, 0.95, 0.8, control=0.8 + rng.gauss(0, 0.2), control_threshold=0.8)
              for i in range(3)] for b in range(1)]
-    assert verdict.judge(claim, near).outcome == UNDECIDED
+    undecided = verdict.judge(claim, near)
+    assert undecided.outcome == UNDECIDED and "seed by seed" in undecided.reason and undecided.more_seeds
+    # a control at its bar (a 'more' claim's untrained twin showing no difference): the claim beats it seed by seed
+    at_bar = [[Seed(i + 10 * b, 0.95 + 0.01 * i, 0.8, control=0.8 + 0.002 * (i - 1), control_threshold=0.8)
+               for i in range(3)] for b in range(2)]
+    v = verdict.judge(claim, at_bar)
+    assert v.outcome == REPRODUCED and v.control["outcome"] == AT_BAR and v.control["paired"].startswith(REPRODUCED)
+    # the per-seed difference against its closed form: (0.95 - 0.8) - (0.8 - 0.8) on every seed
+    assert verdict.judge(claim, band(0.8), paired=True).estimate == pytest.approx(0.15)
 
 
 def test_figure_11s_probe_of_a_hundred_untrained_nets_is_decided():
@@ -181,3 +189,55 @@ def test_across_claims_counts_the_expected_false_reproductions_and_benjamini_hoc
                                                             for i in range(8)}})
     assert out["judged"] == 10 and out["expected_false_reproductions_at_most"] == pytest.approx(0.5)
     assert out["kept_by_bh"] == ["a"] and out["dropped_by_bh"] == ["b"]
+
+
+# ------------------------------------------------------------------------ regressions under the verdict rule
+
+def _numeric_claim():
+    from memlib import claims
+    return next(c for c in claims.CLAIMS if c.notebook == claims.NOTEBOOKS[4] and not isinstance(c.threshold, str)
+                and c.fit and not c.control and c.rule not in ("some", "more_per_item") and c.scale == "linear"
+                and all(not isinstance(g.threshold, str) for g in c.gates))
+
+
+def _run_metrics(c, values):
+    m = {c.metric: list(values)}
+    for g in c.gates:
+        m[g.metric] = [g.threshold / 2 if g.op in ("<", "<=") else g.threshold * 2 + 1] * len(values)
+    return m
+
+
+def test_a_run_whose_decided_verdict_contradicts_the_envelopes_or_whose_seed_leaves_its_seeds_is_a_regression():
+    from memlib.claims import comparison, report
+    c = _numeric_claim()
+    t, up = float(c.threshold), 1 if c.op in (">", ">=") else -1
+    past = [t + up * x for x in (0.30, 0.31, 0.32)]
+    short = [t - up * x for x in (0.30, 0.31, 0.32)]
+    bands = {"base": past, "seeds+10": [t + up * x for x in (0.28, 0.33, 0.30)]}
+    base_metrics = _run_metrics(c, past)
+    baseline = {"profile": "quick", "notebooks": {c.notebook: {"metrics": base_metrics}},
+                "claims": report.evaluate_all([c], {c.notebook: {"metrics": base_metrics}}, "quick"),
+                "envelope": {"outcomes": {}, "metrics": {},
+                             "variations": [{"name": "base", "seed_by_notebook": {c.notebook: 0}},
+                                            {"name": "seeds+10", "seed_by_notebook": {c.notebook: 10}}],
+                             "values": {c.notebook: {c.metric: bands,
+                                                     **{g.metric: {v: base_metrics[g.metric] for v in bands}
+                                                        for g in c.gates}}}}}
+    assert verdict.of_envelope(baseline)[c.id].outcome == REPRODUCED
+
+    def compare(values):
+        results = {c.notebook: {"metrics": _run_metrics(c, values), "provenance": {"parameters": {"seed": 100}}}}
+        rows = report.evaluate_all([c], results, "quick")
+        return rows[0], comparison.compare(rows, results, baseline)
+    row, same = compare([t + up * x for x in (0.29, 0.32, 0.31)])
+    assert row["verdict"]["outcome"] == REPRODUCED and same["contradictions"] == []
+    assert not [d for d in same["drifts"] if d["metric"] == c.metric]
+    row, flipped = compare(short)
+    assert row["verdict"]["outcome"] == NOT_REPRODUCED
+    assert [x["id"] for x in flipped["contradictions"]] == [c.id]
+    assert any(c.id in line and "envelope's seeds decided reproduced" in line
+               for line in comparison.regressions([], flipped))
+    assert [d for d in flipped["drifts"] if d["metric"] == c.metric and d.get("per_seed")]
+    # one seed inside the envelope's per-seed values but whose band's mean is not: no drift (per seed, not means)
+    _, spread = compare([t + up * 0.28, t + up * 0.33, t + up * 0.33])
+    assert not [d for d in spread["drifts"] if d["metric"] == c.metric]

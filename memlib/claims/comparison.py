@@ -10,6 +10,7 @@ import math
 
 from .core import UNSTABLE
 from .text import fmt
+from .verdict import contradictions
 
 # How far a metric may move from the baseline before it counts as drifted: |new - old| <= atol + rtol |old|,
 # first matching pattern wins. Correlations and fractions live on [0, 1]; losses and eigenvalue errors are
@@ -97,6 +98,7 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
         for k in keys:
             claim_metrics.setdefault((r["notebook"], k), []).append(r["id"])
     ranges = env.get("metrics") or {}
+    per_seed = env.get("values") or {}
     drifts, absent = [], []
     for nb, entry in baseline.get("notebooks", {}).items():
         if nb in other_data:
@@ -108,6 +110,15 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
         for k, old in old_metrics.items():
             if k not in new_metrics:
                 absent.append({"notebook": nb, "metric": k, "claims": claim_metrics.get((nb, k), [])})
+                continue
+            seen_seeds = _per_seed_range((per_seed.get(nb) or {}).get(k))
+            if seen_seeds is not None:        # the envelope's per-seed values: each seed of this run against them
+                lo, hi, *nan = seen_seeds
+                if any(outside(k, x, lo, hi, nan_inside=bool(nan)) for x in _values(new_metrics[k])):
+                    atol, rtol = tolerance(k)
+                    drifts.append({"notebook": nb, "metric": k, "baseline": _mean(old), "now": new_metrics[k],
+                                   "envelope": [lo, hi], "per_seed": True,
+                                   "atol": atol, "rtol": rtol, "claims": claim_metrics.get((nb, k), [])})
                 continue
             lo, hi, *nan = (ranges.get(nb) or {}).get(k) or (_mean(old), _mean(old))
             if outside(k, new_metrics[k], lo, hi, nan_inside=bool(nan)):
@@ -121,10 +132,27 @@ def compare(rows: list[dict], results: dict, baseline: dict) -> dict:
     unexpected = [{"id": cid, "took": by, "ledger": ledger[cid]} for cid, by in sorted(moving.items())
                   if cid in ledger and ledger[cid] != UNSTABLE]
     return {"flips": flips, "drifts": drifts, "absent": absent, "unstable_not_in_ledger": unexpected,
+            "contradictions": contradictions([r for r in rows if r["id"] in base_rows], baseline) if per_seed else [],
             "envelope": {"variations": [v.get("name") for v in env.get("variations", [])],
                          "moving": sorted(moving)} if env else None,
             "other_data": {nb: {"baseline": list(old), "now": list(new)} for nb, (old, new) in other_data.items()},
             "baseline_device": baseline.get("device"), "baseline_profile": baseline.get("profile")}
+
+
+def _values(v) -> list:
+    return [float(x) for x in v] if isinstance(v, (list, tuple)) else [float(v)]
+
+
+def _per_seed_range(by_variation: dict | None) -> list | None:
+    """[lo, hi] of every seed's value the envelope stores for a metric ([lo, hi, "nan"] where some seed measured NaN;
+    None where it stores none)."""
+    if not by_variation:
+        return None
+    xs = [x for v in by_variation.values() for x in _values(v)]
+    real = [x for x in xs if x == x]
+    if not real:
+        return [math.nan, math.nan]
+    return [min(real), max(real)] + (["nan"] if len(real) < len(xs) else [])
 
 
 def _datasets(entry: dict | None) -> tuple:
@@ -156,4 +184,6 @@ def regressions(rows, comparison: dict | None) -> list[str]:
                 for u in comparison.get("unstable_not_in_ledger") or []]
         out += [f"{a['notebook']} {a['metric']}: in the baseline, not measured now (read by {', '.join(a['claims'])})"
                 for a in comparison["absent"] if a["claims"]]
+        out += [f"{c['id']}: {c['now']} over this run's seeds, where the envelope's seeds decided {c['envelope']} "
+                f"({c['interval']})" for c in comparison.get("contradictions") or []]
     return out

@@ -32,6 +32,7 @@ from .comparison import TOLERANCES, drifted, outside, tolerance  # noqa: F401 - 
 from .comparison import compare, regressions
 from .core import (LEDGER_COLUMNS, NOT_REPRODUCED, NOT_RUN, NOTEBOOKS, REPRODUCED, UNSTABLE, evaluate, ledger_data)
 from .text import fmt
+from . import verdict as _verdict
 
 COUNTED = (REPRODUCED, NOT_REPRODUCED, UNSTABLE, NOT_RUN)      # the report's columns
 
@@ -104,6 +105,7 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
     for c in claims:
         entry = results.get(c.notebook, {})
         row = evaluate(c, entry.get("metrics"), profile)
+        row["verdict"] = run_verdict(c, entry, profile)
         if entry.get("failed") and entry.get("metrics") is None:
             row["reason"] = f"the notebook failed: {entry['failed']}"
         if entry.get("metrics") is not None:
@@ -115,6 +117,17 @@ def evaluate_all(claims, results: dict, profile: str) -> list[dict]:
                 f"the ledger expects {row['expected']} on other data ({off}): not counted as a regression"
         rows.append(row)
     return rows
+
+
+def run_verdict(claim, entry: dict, profile: str) -> dict | None:
+    """The claim's verdict over this run's own seeds (docs/CLAIM_RULES.md, "Verdicts over seeds"): its band at the
+    profile's first look, the seeds numbered from the run's seed. None where the run did not measure it."""
+    seed0 = (((entry.get("provenance") or {}).get("parameters") or {}).get("seed"))
+    band = _verdict.band_of(claim, entry.get("metrics"), seed0=seed0 if isinstance(seed0, int) else None)
+    if not band:
+        return None
+    v = _verdict.judge(claim, [band], profile)
+    return {**v.as_dict(), "interval": v.interval()}
 
 
 def skipped_part(row: dict, parts: dict | None, notebook: str) -> dict:
@@ -174,9 +187,12 @@ def _row_md(r) -> str:
     rule = f" (rule `{r['rule']}`)" if r.get("rule") else ""
     control = (f" Control: {r.get('control_is')}: {fmt(r.get('control_value'))}, {r['control_outcome']}."
                if r.get("control_outcome") else "")
+    v = r.get("verdict")
+    over = (f" Over seeds: *{v['outcome']}*, {v['interval']}" + (f" ({v['reason']})" if v.get("reason") else "")
+            + "." if v else "")
     return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
             f"{cell(r['statement'])}{rule}{cell(control)} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | "
-            f"{cell(r['reason'])} |")
+            f"{cell(r['reason'])}{cell(over)} |")
 
 
 def markdown(rows: list[dict]) -> str:
@@ -233,6 +249,7 @@ def render(report: dict) -> str:
     text += ["", "*Unstable*: the claim took more than one outcome across the variation envelope (other seeds, "
              "thread counts, instruction sets: `python -m memlib envelope`); this run's outcome is shown, never counted "
              "as reproduced."]
+    text += ["", verdict_summary(rows)]
     text += ["", f"**Regressions: {len(report['regressions'])}**" + (" (outcomes as the ledger expects"
              + (", no flips or drifts against the baseline" if report["comparison"] else "") + ")"
              if not report["regressions"] else "")]
@@ -309,6 +326,25 @@ def render(report: dict) -> str:
         text += ["", "## Sanity checks (true by construction or by a formula; not counted as claims)", "",
                  markdown(sanity)]
     return "\n".join(text) + "\n"
+
+
+def verdict_summary(rows: list[dict]) -> str:
+    """One paragraph: the verdicts over this run's seeds (docs/CLAIM_RULES.md, "Verdicts over seeds"), counted, with
+    the error across claims; each row shows its own."""
+    counted = [r for r in rows if r["about"] != "sanity" and r.get("verdict")]
+    if not counted:
+        return "*Verdicts over seeds*: no claim was measured on a seed band in this run."
+    tally = {o: sum(r["verdict"]["outcome"] == o for r in counted) for o in _verdict.VERDICTS}
+    found = {r["id"]: _verdict.Verdict(r["verdict"]["outcome"], n=r["verdict"]["n"], p=r["verdict"]["p"])
+             for r in counted}
+    across = _verdict.across_claims(found)
+    return ("*Verdicts over seeds* (docs/CLAIM_RULES.md: the mean or share over this run's seeds by its one-sided "
+            "bounds, at the profile's first look; the envelope pools every band): "
+            + ", ".join(f"{n} {o}" for o, n in tally.items())
+            + f" of {len(counted)} counted claims measured; at most {across['expected_false_reproductions_at_most']} "
+              f"false reproductions expected, and Benjamini-Hochberg keeps {len(across['kept_by_bh'])} of the "
+              f"{across['reproduced']} reproduced. The ledger moves to these verdicts when the envelope is rebuilt "
+              "under them.")
 
 
 def write(report: dict, results_dir, profile: str) -> Path:

@@ -17,6 +17,7 @@ Pure statistics: scipy.stats does the tails; nothing here trains or reads files.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import asdict, dataclass, field
 
 from scipy import stats
@@ -152,6 +153,27 @@ def _finite(*xs) -> bool:
     return all(x is not None and math.isfinite(float(x)) for x in xs)
 
 
+def _paired_look(claim, seeds: list[Seed], alpha: float) -> Verdict:
+    """One look at the per-seed difference between the claim and its control: the claim's distance past its
+    threshold minus the control's (for a share row, whether the statement holds on the seed minus whether it holds
+    for its control), its mean judged against 0 with no margin: does the claim beat its control seed by seed?"""
+    logs = claim.scale == "log"
+    kept = [s for s in seeds if s.fitted and _finite(s.value, s.threshold, s.control, s.control_threshold)
+            and (not logs or min(s.value, s.threshold, s.control, s.control_threshold) > 0)]
+    base = dict(estimand=rules.MEAN, bar=0.0, margin=0.0, n=len(kept), unfitted=len(seeds) - len(kept))
+    if len(kept) < 2:
+        return Verdict(UNDECIDED, reason="fewer than two seeds with both the claim and its control", **base)
+    if (rules.RULES.get(claim.rule) or rules.RULES["seeds"]).estimand == rules.SHARE:
+        def one(v, t):
+            return float(holds_one(math.log(v) if logs else v, claim.op, math.log(t) if logs else t, logs=logs))
+    else:
+        def one(v, t):
+            return distance(v, claim.op, t, claim.scale)
+    d = [one(s.value, s.threshold) - one(s.control, s.control_threshold) for s in kept]
+    est, lo, hi, p = mean_bounds(d, alpha)
+    return Verdict(decide(rules.MEAN, est, lo, hi, 0.0, 0.0, ">"), estimate=est, lo=lo, hi=hi, p=p, **base)
+
+
 def _one_look(claim, seeds: list[Seed], alpha: float, control: bool = False) -> Verdict:
     """The verdict one look gives on `seeds` (pooled), or on their control values where `control`."""
     row = rules.RULES.get(claim.rule) or rules.RULES["seeds"]
@@ -206,11 +228,14 @@ def distinct_bands(bands: list[list[Seed]]) -> list[list[Seed]]:
     return held
 
 
-def judge(claim, bands: list[list[Seed]], profile: str = "quick", *, control: bool = False) -> Verdict:
+def judge(claim, bands: list[list[Seed]], profile: str = "quick", *, control: bool = False,
+          paired: bool = False) -> Verdict:
     """The claim's verdict on its seed `bands` (in the order they were run), read at the profile's looks: the first
     look that decides stands; where none does, undecided, with `more_seeds` while the cap is not reached. Evidence
-    beyond the cap is read at the last look. The claim's control (its `control` values) is judged alike and
-    combined: reproduced only where the control is decided not reproduced."""
+    beyond the cap is read at the last look. The claim's control (its `control` values) is judged alike (`control`)
+    and combined: a reproduced claim stays reproduced where its control is decided not reproduced, or, where the
+    control's own verdict is at the bar or undecided, where the claim beats its control seed by seed (`paired`: the
+    per-seed difference decided past 0); a control decided reproduced makes it not reproduced."""
     schedule = rules.looks(profile)
     alpha = rules.look_alpha(profile)
     held = distinct_bands(bands)
@@ -222,7 +247,7 @@ def judge(claim, bands: list[list[Seed]], profile: str = "quick", *, control: bo
     best_p, out = 1.0, None
     for i, b in enumerate(taken, 1):
         seeds = pool([s for band in held[:b] for s in band])
-        out = _one_look(claim, seeds, alpha, control=control)
+        out = _paired_look(claim, seeds, alpha) if paired else _one_look(claim, seeds, alpha, control=control)
         best_p = min(best_p, out.p)
         out.look = i
         if out.outcome != UNDECIDED:
@@ -230,7 +255,7 @@ def judge(claim, bands: list[list[Seed]], profile: str = "quick", *, control: bo
     out.looks = len(schedule)
     out.p = min(1.0, best_p * len(schedule))
     out.more_seeds = out.outcome == UNDECIDED and len(held) < schedule[-1]
-    if control or not claim.control:
+    if control or paired or not claim.control:
         return out
     c = judge(claim, bands, profile, control=True)
     out.control = {"outcome": c.outcome, "estimate": c.estimate, "lo": c.lo, "hi": c.hi, "n": c.n,
@@ -240,8 +265,13 @@ def judge(claim, bands: list[list[Seed]], profile: str = "quick", *, control: bo
             out.outcome, out.reason = NOT_REPRODUCED, (f"its control passes the same test ({claim.control_is}: "
                                                        f"{c.interval()}): the test tells nothing")
         elif c.outcome != NOT_REPRODUCED:
-            out.outcome, out.reason = UNDECIDED, f"its control is not yet shown to fail ({c.outcome}: {c.interval()})"
-            out.more_seeds = c.more_seeds
+            d = judge(claim, bands, profile, paired=True)
+            out.control["paired"] = f"{d.outcome}: the claim minus its control per seed, {d.interval()}"
+            if d.outcome != REPRODUCED:
+                out.outcome = UNDECIDED
+                out.reason = (f"its control is {c.outcome} ({c.interval()}) and the claim does not yet beat it seed "
+                              f"by seed (the difference {d.interval()})")
+                out.more_seeds = c.more_seeds or d.more_seeds
     return out
 
 
@@ -312,6 +342,57 @@ def _num(x):
         return None if x is None else float(x)
     except (TypeError, ValueError):
         return float("nan")
+
+
+# ---------------------------------------------------------------------------------------------------- from an envelope
+
+def evidence(body: dict, claim) -> list[list]:
+    """The claim's seed bands in `body`'s envelope, one per variation that stored its values, in the variations'
+    order (the order they were run; joined earlier ones after): each a list of `verdict.Seed`, their ids the
+    variation's seed for the notebook plus the index in its band, so a seed run again on another machine is
+    recognised as the same seed (`verdict.pool`)."""
+    env = body.get("envelope") or {}
+    stored = (env.get("values") or {}).get(claim.notebook) or {}
+    bands = []
+    for v in env.get("variations", []):
+        name = v["name"]
+        if name not in (stored.get(claim.metric) or {}):
+            continue
+        metrics = {k: by[name] for k, by in stored.items() if name in by}
+        seed0 = (v.get("seed_by_notebook") or {}).get(claim.notebook, v.get("seed"))
+        bands.append(band_of(claim, metrics, seed0=seed0))
+    return bands
+
+
+def of_envelope(body: dict, profile: str | None = None, claims: list | None = None) -> dict:
+    """Every claim's verdict over the seeds `body`'s envelope stores (`claims.verdict.judge` at the profile's looks):
+    {claim id: Verdict}; claims with no stored values are left out."""
+    profile = profile or body.get("profile") or "quick"
+    out = {}
+    for c in claims if claims is not None else _all_claims():
+        bands = evidence(body, c)
+        if any(bands):
+            out[c.id] = judge(c, bands, profile)
+    return out
+
+
+def _all_claims() -> list:
+    """Every claim of the package (`memlib.claims.CLAIMS`), read from the loaded package: this module is one of its
+    modules, so it cannot import the package at its top."""
+    return sys.modules["memlib.claims"].CLAIMS
+
+
+def contradictions(rows: list[dict], baseline: dict, claims: list | None = None) -> list[dict]:
+    """The claims whose verdict over this run's seeds is decided (reproduced or not reproduced) and contradicts the
+    verdict the baseline's envelope decided over its stored seeds: a regression under the verdict rule. A verdict at
+    the bar or undecided on either side contradicts nothing."""
+    found = of_envelope(baseline, baseline.get("profile"), claims)
+    out = []
+    for r in rows:
+        now, was = (r.get("verdict") or {}).get("outcome"), getattr(found.get(r["id"]), "outcome", None)
+        if {now, was} == {REPRODUCED, NOT_REPRODUCED}:
+            out.append({"id": r["id"], "now": now, "envelope": was, "interval": found[r["id"]].interval()})
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------- across claims

@@ -115,8 +115,12 @@ def envelope(args) -> int:
     from ..harness import envelope as _envelope
     names = resolve_names(args.only)
     out = Path(args.out or workdir() / "baselines" / f"{args.profile}-cpu.json")
+    if getattr(args, "verdicts", False):
+        body = _envelope.read_envelope(out, "--out")
+        print(_envelope.describe_verdicts(_envelope.verdicts(body, args.profile)))
+        return 0
     if getattr(args, "join", None):
-        body = _envelope.join_file(out, Path(args.join))
+        body = _envelope.join_file(out, Path(args.join), across_code=getattr(args, "across_code", False))
         print(_envelope.describe(body))
         print(f"envelope: joined {args.join}'s variations into {out}: {body['counts']}")
         return 0
@@ -124,8 +128,15 @@ def envelope(args) -> int:
         body = _envelope.rejudge_file(out)
         print(f"envelope: judged {out} again: {body['counts']}")
         return 0
-    body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
-                           workdir=Path(args.workdir), out=out, seed=args.seed, reuse=args.reuse)
+    if getattr(args, "sequential", False):
+        if args.variation:
+            raise MemlibError("--sequential adds seed bands by itself; leave out --variation (join machine variations "
+                              "with --join)")
+        body = _envelope.build_sequential(args.profile, names=names, workdir=Path(args.workdir), out=out,
+                                          seed=args.seed, reuse=args.reuse)
+    else:
+        body = _envelope.build(args.profile, names=names, variations=tuple(args.variation or _envelope.DEFAULT),
+                               workdir=Path(args.workdir), out=out, seed=args.seed, reuse=args.reuse)
     print(_envelope.describe(body))
     print(f"envelope: wrote {out}")
     return 0

@@ -94,6 +94,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--join", metavar="EARLIER", help="train nothing: add EARLIER's variations (an envelope of the same "
                    "profile and code on other seeds or another machine) to --out's for the notebooks both judge, so "
                    "unstable means moved across all of them; judge again and rewrite --out")
+    p.add_argument("--across-code", action="store_true", help="with --join: join an envelope built by other code "
+                   "(each notebook's git commit differs); without it such a join is refused, naming the commits")
+    p.add_argument("--sequential", action="store_true", help="sequential seeds: every notebook's first band, then "
+                   "further bands at the profile's looks only for notebooks holding an undecided claim "
+                   "(docs/CLAIM_RULES.md, 'Verdicts over seeds')")
+    p.add_argument("--verdicts", action="store_true", help="train nothing: print each claim's verdict over the seeds "
+                   "--out stores")
     p = sub.add_parser("bench")
     p.add_argument("--device", default="auto", help=f"one of {', '.join(DEVICES)}")
     p.add_argument("--results-dir", default=str(workdir() / "results"))

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import claims
-from ..claims import comparison as _comparison, core as _core, report as _report
+from ..claims import comparison as _comparison, core as _core, report as _report, rules as _rules, verdict as _verdict
 from . import deferred as _deferred
 from .fileio import atomic_write_text
 from .parts import parts_of, record
@@ -122,17 +122,35 @@ def seeds_held(row: dict) -> list | None:
     return [sum(_core.holds_one(v, row["op"], t, logs=logs) for v, t in pairs), len(pairs)]
 
 
+def claim_keys(notebook: str) -> set:
+    """Every metric key the claims of `notebook` read: their metrics, thresholds, fit gates and controls."""
+    keys: set = set()
+    for c in claims.CLAIMS:
+        if c.notebook != notebook:
+            continue
+        keys |= {c.metric, c.control} | {x for x in (c.threshold, c.control_threshold) if isinstance(x, str)}
+        for g in c.gates:
+            keys |= {g.metric} | ({g.threshold} if isinstance(g.threshold, str) else set())
+    return keys - {""}
+
+
 def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[dict]]) -> dict:
     """{"metrics": {nb: {key: [lo, hi]}}, "outcomes": {claim: {variation: outcome}}, "seeds": {nb: {key: n}},
-    "held": {claim: {variation: [k, n]}}} from each variation's results (`report.load_results`) and claim rows
-    (outcomes before the ledger's 'unstable' is applied). "seeds": how many seeds each metric holds (1 for a number,
-    its length for a seed band; the most any variation logged), so a test can ask every trained-net claim for a band
-    (`claims.core.MIN_BAND`). "held": `seeds_held` of each claim row that has one."""
+    "held": {claim: {variation: [k, n]}}, "values": {nb: {key: {variation: value}}}} from each variation's results
+    (`report.load_results`) and claim rows (outcomes before the ledger's 'unstable' is applied). "seeds": how many
+    seeds each metric holds (1 for a number, its length for a seed band; the most any variation logged), so a test can
+    ask every trained-net claim for a band (`claims.core.MIN_BAND`). "held": `seeds_held` of each claim row that has
+    one. "values": every seed's value of every metric a claim reads (`claim_keys`), per variation, so a verdict over
+    seeds (`verdicts`) can pool them and be judged again from the stored file."""
     values: dict = {}
     seeds: dict = {}
-    for results in per_variation.values():
+    per_seed: dict = {}
+    for name, results in per_variation.items():
         for nb, entry in results.items():
+            keys = claim_keys(nb)
             for k, v in (entry.get("metrics") or {}).items():
+                if k in keys:
+                    per_seed.setdefault(nb, {}).setdefault(k, {})[name] = v
                 values.setdefault(nb, {}).setdefault(k, []).append(_comparison._mean(v))
                 n = _core.seed_count(v)
                 if n is not None:
@@ -146,7 +164,32 @@ def summarize(per_variation: dict[str, dict], rows_by_variation: dict[str, list[
             kn = seeds_held(r)
             if kn is not None:
                 held.setdefault(r["id"], {})[name] = kn
-    return {"metrics": ranges, "outcomes": outcomes, "seeds": seeds, "held": held}
+    return {"metrics": ranges, "outcomes": outcomes, "seeds": seeds, "held": held, "values": per_seed}
+
+
+evidence, verdicts = _verdict.evidence, _verdict.of_envelope     # pooled from the stored per-seed values
+
+
+def describe_verdicts(found: dict) -> str:
+    """The verdicts over seeds, in a few lines: the counts, the error across claims, and each claim not decided."""
+    if not found:
+        return "verdicts over seeds: this envelope stores no per-seed values (built before they were kept)"
+    counted = {c: v for c, v in found.items() if _claim_of(c).about != "sanity"}
+    tally = {o: sum(v.outcome == o for v in counted.values()) for o in _verdict.VERDICTS}
+    across = _verdict.across_claims(counted)
+    lines = [f"verdicts over seeds ({len(counted)} counted claims): "
+             + ", ".join(f"{n} {o}" for o, n in tally.items())
+             + f"; expected false reproductions at most {across['expected_false_reproductions_at_most']}, "
+               f"Benjamini-Hochberg keeps {len(across['kept_by_bh'])} of {across['reproduced']} reproduced"]
+    for c, v in sorted(counted.items()):
+        if v.outcome in (_verdict.UNDECIDED, _verdict.AT_BAR):
+            lines.append(f"  {c}: {v.outcome}: {v.interval()}" + (f" ({v.reason})" if v.reason else "")
+                         + ("; a further band is due" if v.more_seeds else ""))
+    return "\n".join(lines)
+
+
+def _claim_of(cid: str):
+    return next(c for c in claims.CLAIMS if c.id == cid)
 
 
 def _range(vs: list[float]) -> list:
@@ -156,6 +199,11 @@ def _range(vs: list[float]) -> list:
     if not real:
         return [float("nan"), float("nan")]
     return [min(real), max(real)] + (["nan"] if len(real) < len(vs) else [])
+
+
+def band(k: int) -> Variation:
+    """The k-th seed band of a notebook (0: base, then seeds+10, seeds+20, ...: disjoint, SEED_STRIDE apart)."""
+    return VARIATIONS["base"] if k == 0 else Variation(f"seeds+{k * SEED_STRIDE}", seed_offset=k * SEED_STRIDE)
 
 
 def build(profile: str = "quick", *, names: list[str], variations=DEFAULT, workdir, out, seed: int = 0,
@@ -168,26 +216,95 @@ def build(profile: str = "quick", *, names: list[str], variations=DEFAULT, workd
     if unknown:
         raise MemlibError(f"unknown variation {unknown[0]!r}; choose from {', '.join(VARIATIONS)}")
     workdir, out = Path(workdir).resolve(), Path(out)
+    check_out(out)
     walls = {v: run_variation(VARIATIONS[v], profile, names, workdir, seed, reuse) for v in variations}
-    per_variation = {v: {nb: e for nb, e in _report.load_results(workdir / v, profile).items() if nb in names}
-                     for v in variations}
-    mine = [c for c in claims.CLAIMS if c.notebook in names]
-    rows = {v: _report.evaluate_all(mine, per_variation[v], profile) for v in variations}
+    body, env = _assemble(profile, {v: list(names) for v in variations}, {v: VARIATIONS[v] for v in variations},
+                          workdir, seed, walls)
+    return _write(body, env, profile, names, out, merge)
+
+
+def build_sequential(profile: str = "quick", *, names: list[str], workdir, out, seed: int = 0, reuse: bool = False,
+                     merge: bool = True) -> dict:
+    """The envelope by sequential seeds (docs/CLAIM_RULES.md, "Verdicts over seeds"): every notebook's first band,
+    then, at each of the profile's looks (`claims.rules.looks`: cumulative bands, the last the cap), further bands only
+    for the notebooks that still hold a claim whose verdict is undecided with a band due. Writes the baseline to
+    `out` with `envelope.sequential`: the looks, how many bands each notebook took, the claims that took more seeds
+    than the first band (with their seeds) and what the added bands cost in seconds."""
+    workdir, out = Path(workdir).resolve(), Path(out)
+    check_out(out)
+    schedule = _rules.looks(profile)
+    ran: dict[str, list[str]] = {}
+    vs: dict[str, Variation] = {}
+    walls: dict[str, float] = {}
+    bands_of = {nb: 0 for nb in names}
+    due = list(names)
+    history = []
+    body = env = None
+    for look, target in enumerate(schedule, 1):
+        for k in range(min(bands_of[nb] for nb in due) if due else target, target):
+            nbs = [nb for nb in due if bands_of[nb] <= k]
+            if not nbs:
+                continue
+            v = band(k)
+            walls[v.name] = walls.get(v.name, 0.0) + run_variation(v, profile, nbs, workdir, seed, reuse)
+            ran.setdefault(v.name, []).extend(nb for nb in nbs if nb not in ran.get(v.name, []))
+            vs[v.name] = v
+            for nb in nbs:
+                bands_of[nb] = k + 1
+        body, env = _assemble(profile, ran, vs, workdir, seed, walls)
+        found = verdicts({**body, "envelope": env}, profile)
+        undecided = sorted(c for c, v in found.items() if v.more_seeds)
+        history.append({"look": look, "bands": dict(bands_of), "undecided": undecided})
+        print(f"envelope: look {look} ({', '.join(f'{nb[:2]} {n} band(s)' for nb, n in bands_of.items())}): "
+              f"{len(undecided)} claims undecided with a band due", flush=True)
+        due = sorted({_claim_of(c).notebook for c in undecided} & set(names))
+        if not due:
+            break
+    first = {nb: [v["name"] for v in env["variations"] if nb in (v.get("seed_by_notebook") or {})]
+             for nb in names}
+    cost = {nb: round(sum((v.get("wall_s_by_notebook") or {}).get(nb) or 0.0 for v in env["variations"]
+                          if v["name"] != "base" and nb in (v.get("seed_by_notebook") or {})), 1) for nb in names}
+    found = verdicts({**body, "envelope": env}, profile)
+    took_more = {c: v.n + v.unfitted for c, v in found.items()
+                 if _claim_of(c).notebook in names and bands_of[_claim_of(c).notebook] > 1
+                 and any(c in h["undecided"] for h in history)}
+    env["sequential"] = {"looks": list(schedule), "history": history, "bands": bands_of, "variations": first,
+                         "took_more_seeds": took_more, "added_bands_s": cost}
+    return _write(body, env, profile, names, out, merge)
+
+
+def _assemble(profile: str, ran: dict[str, list[str]], vs: dict[str, Variation], workdir: Path, seed: int,
+              walls: dict[str, float]) -> tuple[dict, dict]:
+    """(the base run's report, the envelope) from the variations' finished runs in `workdir` (`ran`: variation ->
+    the notebooks it ran)."""
+    per_variation = {v: {nb: e for nb, e in _report.load_results(workdir / v, profile).items() if nb in nbs}
+                     for v, nbs in ran.items()}
+    rows = {v: _report.evaluate_all([c for c in claims.CLAIMS if c.notebook in nbs], per_variation[v], profile)
+            for v, nbs in ran.items()}
     body = _report.build(claims.CLAIMS, workdir / "base", profile)
     summary = summarize(per_variation, rows)
     # each notebook's wall time as its run recorded it (provenance), so a reused run keeps its measured time and a
     # rebuilt notebook's time replaces its old one when merged (the variation's wall_s is their sum)
     by_nb = {v: {nb: (e.get("provenance") or {}).get("wall_time_s") or 0.0 for nb, e in per_variation[v].items()}
-             for v in variations}
-    env = {"variations": [{"name": v, "seed": seed + VARIATIONS[v].seed_offset, "env": VARIATIONS[v].env,
-                           "seed_by_notebook": {nb: seed + VARIATIONS[v].seed_offset for nb in per_variation[v]},
-                           "wall_s": round(sum(by_nb[v].values()) or walls[v], 1), "wall_s_by_notebook": by_nb[v],
+             for v in ran}
+    env = {"variations": [{"name": v, "seed": seed + vs[v].seed_offset, "env": vs[v].env,
+                           "seed_by_notebook": {nb: seed + vs[v].seed_offset for nb in per_variation[v]},
+                           "wall_s": round(sum(by_nb[v].values()) or walls.get(v, 0.0), 1),
+                           "wall_s_by_notebook": by_nb[v],
                            "arithmetic": {nb: (e.get("provenance") or {}).get("arithmetic")
-                                          for nb, e in per_variation[v].items()}} for v in variations],
+                                          for nb, e in per_variation[v].items()}} for v in ran],
            **summary}
-    old = json.loads(out.read_text()) if merge and out.exists() else None
-    if old and old.get("envelope") and old.get("profile") == profile:
+    return body, env
+
+
+def _write(body: dict, env: dict, profile: str, names: list[str], out: Path, merge: bool) -> dict:
+    """The envelope merged into `out`'s other notebooks (when `merge`), judged again and written atomically."""
+    old = read_envelope(out, "--out") if merge and out.exists() else None
+    if old and old.get("profile") == profile:
+        seq = env.pop("sequential", None)
         body = _merge(old, body, names, env)
+        if seq is not None:
+            body["envelope"]["sequential"] = seq
     else:
         body["notebooks"] = {nb: e for nb, e in body["notebooks"].items() if nb in names}
         body["claims"] = [r for r in body["claims"] if r["notebook"] in names]
@@ -201,12 +318,7 @@ def rejudge_file(path) -> dict:
     """`python -m memlib envelope --rejudge`: the baseline at `path` judged again (`rejudge`) and rewritten; trains
     nothing. For after a claim or the ledger changed, so the committed rows say what the claims now say."""
     path = Path(path)
-    if not path.exists():
-        raise MemlibError(f"{path} not found: --rejudge rewrites an existing baseline; build one with envelope first")
-    body = json.loads(path.read_text())
-    if not body.get("envelope"):
-        raise MemlibError(f"{path} holds no envelope (not a baseline written by `envelope`); build one first")
-    body = rejudge(body)
+    body = rejudge(read_envelope(path, "--rejudge"))
     atomic_write_text(path, json.dumps(body, indent=1, default=str))
     return body
 
@@ -259,9 +371,9 @@ def leave_out(body: dict) -> dict:
         ran = parts_of(nbjson) if ran is None else ran
         notebooks[nb] = {**entry, "metrics": {k: v for k, v in entry["metrics"].items() if not k.startswith(prefixes)},
                          "parts": record([p for p in ran if p not in left], nbjson, left_to_full=left)}
-        if env.get("metrics", {}).get(nb):
-            env["metrics"] = {**env["metrics"], nb: {k: v for k, v in env["metrics"][nb].items()
-                                                     if not k.startswith(prefixes)}}
+        for key in ("metrics", "values"):
+            if env.get(key, {}).get(nb):
+                env[key] = {**env[key], nb: {k: v for k, v in env[key][nb].items() if not k.startswith(prefixes)}}
         gone |= {c.id for c in claims.CLAIMS if c.notebook == nb and _deferred.section_of(c, profile)}
     for key in ("outcomes", "held"):
         if key in env:
@@ -269,32 +381,89 @@ def leave_out(body: dict) -> dict:
     return {**body, "notebooks": notebooks, **({"envelope": env} if body.get("envelope") is not None else {})}
 
 
-def join_file(path, earlier_path) -> dict:
+def read_envelope(path, option: str) -> dict:
+    """The envelope baseline at `path`, or one clear line saying what is wrong with it (absent, a folder, not JSON,
+    not an object, no envelope) and what to do, for the option (`--join`, `--rejudge`, `--out`) that named it."""
+    path = Path(path)
+    if not path.exists():
+        raise MemlibError(f"{option} {path}: not found; name an envelope baseline written by `envelope` "
+                          "(e.g. baselines/quick-cpu.json)")
+    if path.is_dir():
+        raise MemlibError(f"{option} {path}: a folder, not a file; name an envelope baseline's JSON file")
+    try:
+        body = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise MemlibError(f"{option} {path}: not readable as JSON ({type(e).__name__}: {str(e)[:80]}); name an "
+                          "envelope baseline written by `envelope`, or restore it from git") from None
+    if not isinstance(body, dict):
+        raise MemlibError(f"{option} {path}: holds a JSON {type(body).__name__}, not an envelope baseline (an "
+                          "object); restore it from git or build one with `envelope`")
+    if not body.get("envelope"):
+        raise MemlibError(f"{option} {path}: holds no envelope (not a baseline written by `envelope`); build one first")
+    return body
+
+
+def check_out(out) -> None:
+    """Before any training: `--out` can take the envelope (not a folder; an existing file an envelope baseline that
+    a merge can read; its folder creatable), so hours of variations never end in a traceback."""
+    out = Path(out)
+    if out.is_dir():
+        raise MemlibError(f"--out {out}: a folder, not a file; name the baseline's JSON file (e.g. {out / 'quick-cpu.json'})")
+    if out.exists():
+        read_envelope(out, "--out")
+    parent = out.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise MemlibError(f"--out {out}: cannot write into {parent}; choose a writable folder")
+
+
+def join_file(path, earlier_path, *, across_code: bool = False) -> dict:
     """`python -m memlib envelope --join EARLIER`: the baseline at `path` with EARLIER's variations joined (`join`),
     judged again (`rejudge`) and rewritten; trains nothing."""
     path, earlier_path = Path(path), Path(earlier_path)
-    for p in (path, earlier_path):
-        if not p.exists():
-            raise MemlibError(f"{p} not found: --join adds one envelope's variations to another's; both must exist")
-    body, earlier = json.loads(path.read_text()), json.loads(earlier_path.read_text())
-    for p, b in ((path, body), (earlier_path, earlier)):
-        if not b.get("envelope"):
-            raise MemlibError(f"{p} holds no envelope (not a baseline written by `envelope`); build one first")
+    body, earlier = read_envelope(path, "--out"), read_envelope(earlier_path, "--join")
     if earlier.get("profile") != body.get("profile"):
         raise MemlibError(f"--join {earlier_path}: profile {earlier.get('profile')!r}, but {path} is "
                           f"{body.get('profile')!r}; join envelopes of one profile")
-    body = rejudge(join(body, earlier))
+    body = rejudge(join(body, earlier, across_code=across_code))
     atomic_write_text(path, json.dumps(body, indent=1, default=str))
     return body
 
 
-def join(body: dict, earlier: dict) -> dict:
+def _fingerprint(v: dict, nb: str) -> tuple:
+    """What identifies one variation's run of a notebook: its seed, its recorded wall time and its arithmetic."""
+    return ((v.get("seed_by_notebook") or {}).get(nb, v.get("seed")), (v.get("wall_s_by_notebook") or {}).get(nb),
+            json.dumps((v.get("arithmetic") or {}).get(nb), sort_keys=True, default=str))
+
+
+def _commits(body: dict) -> dict:
+    return {nb: (e.get("provenance") or {}).get("git_commit") for nb, e in (body.get("notebooks") or {}).items()}
+
+
+def join(body: dict, earlier: dict, *, across_code: bool = False) -> dict:
     """`body`'s envelope with `earlier`'s variations added, for the notebooks both judge: an earlier build of the
-    same code on other seed bands or another machine (their outcomes, held counts and metric ranges, each variation
-    renamed 'earlier NAME' and marked `earlier`). A claim then counts as unstable when it took more than one outcome
-    across all of them, so a rebuild on fresh seeds adds evidence instead of replacing it. Only for builds of the
-    code being recorded (as `--reuse`): nothing here can tell whether the earlier runs trained the same nets."""
+    same code on other seed bands or another machine (their outcomes, held counts, metric ranges and per-seed values,
+    each variation renamed 'earlier NAME' and marked `earlier`), so a rebuild on fresh seeds adds evidence instead of
+    replacing it. Evidence is never counted twice: a run `body` already holds (the same notebook's seed, wall time
+    and arithmetic) is refused. Builds of other code are refused unless `across_code`, the error naming the commits
+    (each notebook's provenance records its own): a join across code changes must be asked for."""
     env, old = dict(body["envelope"]), earlier["envelope"]
+    now_nbs = {c.notebook for c in claims.CLAIMS if c.id in env.get("outcomes", {})}
+    mine = {(nb, _fingerprint(v, nb)) for v in env.get("variations", []) for nb in (v.get("seed_by_notebook") or {})}
+    twice = sorted({f"{v['name']} ({nb})" for v in old.get("variations", []) for nb in (v.get("seed_by_notebook") or {})
+                    if nb in now_nbs and (nb, _fingerprint(v, nb)) in mine})
+    if twice:
+        raise MemlibError(f"--join: the earlier envelope's runs {', '.join(twice[:4])}{' ...' if len(twice) > 4 else ''} "
+                          "are already in this one (same seed, wall time and arithmetic): joined again they would "
+                          "count the same evidence twice; nothing was written")
+    differ = {nb: (a, _commits(earlier).get(nb)) for nb, a in _commits(body).items()
+              if nb in now_nbs and _commits(earlier).get(nb) and a and a != _commits(earlier).get(nb)}
+    if differ and not across_code:
+        raise MemlibError("--join: the earlier envelope ran other code ("
+                          + "; ".join(f"{nb}: {b[:8]} there, {a[:8]} here" for nb, (a, b) in sorted(differ.items()))
+                          + "); check that the change does not touch what it measures (git diff), then pass "
+                            "--across-code to join it; nothing was written")
     notebook = {c.id: c.notebook for c in claims.CLAIMS}
     judged_now = {notebook.get(c) for c in env.get("outcomes", {})}
     taken = {v["name"] for v in env.get("variations", [])}
@@ -320,11 +489,17 @@ def join(body: dict, earlier: dict) -> dict:
                 metrics[nb][k] = _union(metrics[nb][k], r)
     seeds = {nb: {k: max(n, (old.get("seeds", {}).get(nb) or {}).get(k, 0)) for k, n in m.items()}
              if nb in joined else m for nb, m in env.get("seeds", {}).items()}
+    values = {nb: {k: dict(by) for k, by in m.items()} for nb, m in env.get("values", {}).items()}
+    for nb in joined:
+        for k, by in (old.get("values", {}).get(nb) or {}).items():
+            values.setdefault(nb, {}).setdefault(k, {}).update({names[v]: x for v, x in by.items() if v in names})
     variations = list(env.get("variations", [])) + [{**v, "name": names[v["name"]], "earlier": True}
                                                    for v in old.get("variations", [])]
     built = old.get("built", {})
     return {**body, "envelope": {**env, "variations": _judging(variations, outcomes), "outcomes": outcomes,
-                                 "held": held, "metrics": metrics, "seeds": seeds,
+                                 "held": held, "metrics": metrics, "seeds": seeds, "values": values,
+                                 "across_code": {**env.get("across_code", {}),
+                                                 **{nb: list(ab) for nb, ab in differ.items()}},
                                  "joined": {**env.get("joined", {}),
                                             **{nb: built.get(nb, "earlier") for nb in sorted(joined)}}}}
 
@@ -368,6 +543,7 @@ def _merge(old: dict, new: dict, names: list[str], env: dict) -> dict:
         "metrics": {**{nb: m for nb, m in oe.get("metrics", {}).items() if keep(nb)}, **env["metrics"]},
         "outcomes": outcomes, "held": held,
         "seeds": {**{nb: m for nb, m in oe.get("seeds", {}).items() if keep(nb)}, **env["seeds"]},
+        "values": {**{nb: m for nb, m in oe.get("values", {}).items() if keep(nb)}, **env.get("values", {})},
         "built": {**oe.get("built", {}), **{nb: time.strftime("%Y-%m-%d") for nb in names}}}
     return merged
 
@@ -422,4 +598,13 @@ def describe(body: dict, top: int = 12) -> str:
                  "a width above 1 could be flagged on another machine):")
     lines += [f"  {nb} {k}: {lo:.4g} .. {hi:.4g} ({w:.1f} tolerances)" for w, nb, k, lo, hi in widths[:top]]
     lines.append(f"{sum(w > 1 for w, *_ in widths)} of {len(widths)} metrics moved by more than their tolerance")
+    if env.get("values"):
+        lines.append(describe_verdicts(verdicts(body)))
+    seq = env.get("sequential")
+    if seq:
+        lines.append(f"sequential seeds: bands per notebook {seq['bands']}; "
+                     f"{len(seq['took_more_seeds'])} claims took more than the first band: "
+                     + (", ".join(f"{c} ({n} seeds)" for c, n in sorted(seq["took_more_seeds"].items())) or "none")
+                     + "; the added bands cost " + ", ".join(f"{nb[:2]} {s:.0f} s" for nb, s in
+                                                             seq["added_bands_s"].items()))
     return "\n".join(lines)
