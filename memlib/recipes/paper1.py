@@ -110,6 +110,53 @@ DEPTH_FIT = {p: SGD_FIT["paper"] for p in ("smoke", "quick", "full", "paper")}  
 SETTINGS.add(DEPTH_FIT, "optimizer, Fig 3a's depth sweep", paper=SGD_FIT["paper"], cite="App. B",
              shown="SGD lr 0.01, momentum 0.9, x0.2 at 30 / 60 / 80 %, unclipped")
 
+# ---------------- which reading of the depth sweep's recipe its claims are judged under
+# The rule, written before its probe ran and before any claim was read under it. Where the recipe as the text states
+# it is shown not to train the nets (measured, with its mechanism), the claims are judged under the reading closest
+# to the text that does, and the literal reading is reported beside them as a finding.
+# * Candidates, closest to the text first: App. B + H.3 as written; then one setting changed to a value the paper
+#   itself uses for these ConvNets: a learning rate (Fig 30's SGD rows keep App. B's optimizer), then an
+#   initialization (H.3 names Xavier's for "the bias towards the constant function in deep networks"), then an
+#   optimizer (Fig 30's rows, in the figure's order, at their stated base rates); then two settings changed, one not in
+#   the text (H.3's Xavier with the gradient clipped, App. B's SGD diverging from it). One init and optimizer for every
+#   depth: a per-depth recipe would confound the depth claims.
+# * Each trains as the sweep would: 32 channels (quick's), one MNIST "7" standardized, App. B's x0.2 stages over the
+#   depth's budget (DEPTH_READING_BUDGET), on the probe seeds (DEPTH_READING_SEEDS, which no claim uses), one seed at a
+#   time. A candidate fits when every depth of quick's sweep ends below the fit gate (loss under 5 % of the zero
+#   prediction's, `claims.core.FIT_RATIO`) on every probe seed. Depths are tried deepest first and seeds in order; a
+#   candidate is rejected at its first seed that misses (a loss that is not finite rejects it at once).
+# * The chosen reading is the first candidate that fits. Its budget per depth at quick is the probe's, unless a probe
+#   seed first fell below the gate later than a third of it: then three times that step (so every net trains at least
+#   twice as long again past its fit, and the trajectory shows where it goes after).
+# The probe: benchmarks/probes/paper1_depth_reading.py; its measurement: benchmarks/probes/measured/
+# paper1_depth_reading.json; the chosen reading's settings are DEPTH_INIT / DEPTH_FIT once it has run.
+DEPTH_READING_SEEDS = (100, 101, 102)          # seeds no claim uses
+DEPTH_READING_BUDGET = {1: 60_000, "deeper": 4_000}   # steps per depth: the 1-layer net has 25 weights (cheap)
+DEPTH_READING_GATE = 0.05                      # claims.core.FIT_RATIO
+_SGD_LITERAL = {**_SGD, "clip_grad_norm": None}          # App. B: vanilla SGD, unclipped
+DEPTH_READINGS = (   # (name, init, fit keywords, what departs from App. B + H.3), closest to the text first
+    ("App. B + H.3 as written", "paper_default", _SGD_LITERAL, "nothing"),
+    ("Fig 30's SGD at lr 0.001", "paper_default", {**_SGD_LITERAL, "lr": 0.001}, "the learning rate (Fig 30)"),
+    ("Fig 30's SGD at lr 0.0001", "paper_default", {**_SGD_LITERAL, "lr": 0.0001}, "the learning rate (Fig 30)"),
+    ("H.3's Xavier normal init", "xavier_normal", _SGD_LITERAL, "the initialization (H.3)"),
+    ("H.3's Xavier uniform init", "xavier_uniform", _SGD_LITERAL, "the initialization (H.3)"),
+    ("Fig 30's Adagrad at lr 0.001", "paper_default",
+     dict(optimizer="adagrad", lr=0.001, schedule="stagewise", clip_grad_norm=None), "the optimizer (Fig 30)"),
+    ("Fig 30's RMSprop at lr 0.0001", "paper_default",
+     dict(optimizer="rmsprop", lr=0.0001, schedule="stagewise", clip_grad_norm=None), "the optimizer (Fig 30)"),
+    ("Fig 30's Adam at lr 0.0001", "paper_default", PAPER_ADAM, "the optimizer (Fig 30)"),
+    ("Fig 30's Adamax at lr 0.001", "paper_default",
+     dict(optimizer="adamax", lr=0.001, schedule="stagewise", clip_grad_norm=None), "the optimizer (Fig 30)"),
+    ("H.3's Xavier normal init, SGD clipped at 1", "xavier_normal", {**_SGD, "clip_grad_norm": 1.0},
+     "the initialization (H.3) and gradient clipping (not in the text)"),
+)
+
+
+def depth_reading_budget(depth: int) -> int:
+    """A depth's budget in the reading probe (DEPTH_READING_BUDGET)."""
+    return DEPTH_READING_BUDGET.get(depth, DEPTH_READING_BUDGET["deeper"])
+
+
 # ---------------- Fig 2 and Fig 3a: the data, the nets, the budgets
 SIZE = 28                    # paper 1, App. B: MNIST's 28x28
 # The budget; App. B: 2,000,000 steps. Quick's 4,000 is a cost (about 7 idle minutes for the
