@@ -27,6 +27,7 @@ from pathlib import Path
 from ..harness.fileio import atomic_write_text
 from ..runtime import MemlibError
 from ..harness import machine
+from ..harness import deferred as _deferred
 from ..harness import parts as _parts
 from .comparison import TOLERANCES, drifted, outside, tolerance  # noqa: F401 - also report's names
 from .comparison import compare, regressions
@@ -279,11 +280,20 @@ def render(report: dict) -> str:
         if data_line(prov):
             text += ["", data_line(prov) + "."]
         parts = (report.get("notebooks", {}).get(nb) or {}).get("parts")
+        headline = [s.what for s in _deferred.SECTIONS.get(nb, []) if _deferred.is_headline(nb, s)]
+        said = (f" Its headline sections, never left out: {'; '.join(headline)}." if headline
+                and report["profile"] in _deferred.LEFT_TO_FULL else "")
         if parts and parts.get("left_to_full"):
-            text += ["", f"The {report['profile']} profile leaves the parts {', '.join(parts['left_to_full'])} to "
-                     f"`full` (their training does not fit its budget: memlib/harness/deferred.py); their claims are "
-                     f"not run here (`run --only {nb[:2]} --part NAME` runs one)."]
-        elif parts and not parts.get("runs"):
+            cost = {s.part: s for s in _deferred.left_out(report["profile"], nb)}
+            text += ["", f"The {report['profile']} profile leaves the parts "
+                     + ", ".join(f"{p} ({cost[p].seconds} s, {_deferred.per_claim_text(cost[p])})" if p in cost else p
+                                 for p in parts["left_to_full"])
+                     + " to `full` (their training does not fit its budget beside the headline sections; the costliest "
+                     "per claim decided leave first: memlib/harness/deferred.py); their claims are not run here "
+                     f"(`run --only {nb[:2]} --part NAME` runs one).{said}"]
+        elif said:
+            text += ["", said.strip()]
+        if parts and not parts.get("left_to_full") and not parts.get("runs"):
             text += ["", f"A run of some parts (`run --part`): {', '.join(parts.get('parts', []))}; skipped: "
                      f"{', '.join(parts.get('skipped', [])) or 'none'} (their claims are not run)."]
         if parts and parts.get("runs"):       # runs of some parts added to an earlier finished run (harness.parts)

@@ -76,6 +76,8 @@ def _other_profiles(results: Path, profile: str) -> str:
 def plan(args) -> int:
     """`python -m memlib plan`: list every training the notebooks will ask for (round 1: what the cache lacks
     before anything is trained), measure what each costs, print the totals, write the plan as JSON."""
+    from ..claims import CLAIMS
+    from ..harness import deferred as _deferred
     from ..harness import engine
     from ..harness import plan as _plan
     from .notebooks import ensure_kernel
@@ -90,6 +92,8 @@ def plan(args) -> int:
     cache_writable(cache)
     activate(RunContext(headless=True))    # this process's progress bars (step rates) as the kernels': plain text
     kernel = ensure_kernel()
+    if args.profile in _deferred.LEFT_TO_FULL:     # where the profile's time goes, and what it leaves to full
+        print(_deferred.table(CLAIMS, args.profile), flush=True)
     plan_dir = results / "plan" / args.profile / "round-1"
     shutil.rmtree(plan_dir, ignore_errors=True)
     t0 = time.perf_counter()

@@ -22,7 +22,7 @@ from ..data import default_root, holds
 from ..harness.fileio import (OWNER, atomic_write_text, dead_run_folders, mark_owner, remove_dead_run_folders,
                                remove_orphaned_temporaries)
 from ..runtime import MemlibError
-from ..harness.deferred import QUICK_BUDGET_S, left_out
+from ..harness.deferred import QUICK_BUDGET_S, left_out, per_claim_text
 from ..harness.paths import workdir
 from ..harness.store import Cache
 from . import kernels, sections
@@ -167,7 +167,8 @@ def run(args) -> int:
         print(f"[{i}/{len(names)}] {name} ({args.profile}, device={args.device}{what})", flush=True)
         if part_record and part_record.get("left_to_full"):
             print(f"  left to full (their training does not fit {args.profile}'s {QUICK_BUDGET_S // 60} minutes; "
-                  "their claims are not run): " + "; ".join(f"{s.what} (part {s.part}, about {s.seconds} s on 2 cores)"
+                  "their claims are not run): " + "; ".join(f"{s.what} (part {s.part}, about {s.seconds} s on 2 cores, "
+                                                           f"{per_claim_text(s)})"
                                                            for s in left_out(args.profile, name))
                   + f". `--only {name[:2]} --part NAME` runs one, `--part all` the whole notebook", flush=True)
         t0 = time.perf_counter()

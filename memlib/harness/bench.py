@@ -24,6 +24,13 @@ but for the first layer, its input gradient backward), not the elementwise work,
 Peak: a float32 (2048 x 2048) @ (2048 x 2048) product (2 x 2048^3 FLOP), timed after a warm-up, best of 5, in
 the same run, on the same device and threads. `% peak` is a case's rate over it.
 
+Each case against its own roofline: the bench also measures the machine's memory bandwidth (`memory_bandwidth`: a
+large float32 copy, bytes read and written per second) and a step's fixed cost (`dispatch_cost`: a whole SGD step of
+a one-weight model, over the operators it dispatches), and counts, for each way of training a case, the operators one
+model-step dispatches and the bytes they move (`step_traffic`, see `Traffic`). A model-step cannot take less than
+the largest of FLOPs / peak (compute), bytes / bandwidth (memory) and dispatches x fixed cost (dispatch); that one
+binds, and `%roof` is the measured rate over the rate it allows (`roofline`).
+
 On a CPU a timed run of n steps is sized to last about `TARGET_S` (from the warm-up's time, at most the
 case's steps), which keeps the whole bench to a few minutes. On a GPU also: the single-model `fit` with its CUDA
 graph against the same `fit` run eagerly (cuda_graph=False). Also reported: each notebook's wall time, read
@@ -41,6 +48,8 @@ from pathlib import Path
 from typing import Callable
 
 import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._pytree import tree_leaves
 from torch.utils.flop_counter import FlopCounterMode
 
 from .. import models
@@ -96,6 +105,13 @@ CASES = {
 TARGET_S = 0.3          # CPU: a timed run of n steps lasts about this long (3n: three times)
 PEAK_SIZE = 2048        # the peak: a (PEAK_SIZE, PEAK_SIZE) @ (PEAK_SIZE, PEAK_SIZE) float32 product
 PEAK_REPEATS = 5
+COPY_BYTES = 1 << 28    # the bandwidth probe copies a float32 tensor of 256 MiB, far beyond any cache it might sit in
+TINY_STEPS = 200        # the fixed cost: timed runs of this many steps of the one-weight model
+TRAFFIC_STEPS = 4       # dispatches and bytes per step: runs of this many steps and twice as many, counted
+LIMITS = ("compute", "memory", "dispatch")
+BYTES_COUNTED = ("a TorchDispatchMode over the case's own training (naive loop or fit): every operator's tensor "
+                 "arguments read once and its results written once (an in-place operator's tensor both), views moving "
+                 "nothing; no cache reuse, so a working set that stays in cache moves fewer bytes than counted")
 FLOPS_COUNTED = ("torch.utils.flop_counter.FlopCounterMode over one forward + backward of one model: matrix "
                  "products and convolutions; elementwise ops, the loss and the optimizer are not counted")
 
@@ -153,6 +169,103 @@ def matmul_peak(size: int = PEAK_SIZE, repeats: int = PEAK_REPEATS) -> dict:
     return dict(op=f"float32 matmul ({size} x {size}) @ ({size} x {size})", flop=flop, seconds=best,
                 gflop_per_s=float(f"{flop / best / 1e9:.4g}"), best_of=repeats, products_per_timing=inner,
                 threads=torch.get_num_threads())
+
+
+def memory_bandwidth(nbytes: int = COPY_BYTES, repeats: int = PEAK_REPEATS) -> dict:
+    """The machine's memory bandwidth: a float32 tensor of `nbytes` copied into another (read once, written once:
+    2 x nbytes moved), after one warm-up copy, best of `repeats` timings (each averaging enough copies to last
+    ~50 ms)."""
+    device = get_device()
+    src = torch.ones(max(1, nbytes // 4), device=device)
+    dst = torch.empty_like(src)
+    dst.copy_(src)
+    _sync()
+    t = time.perf_counter()
+    dst.copy_(src)
+    _sync()
+    inner = max(1, min(100, math.ceil(0.05 / max(time.perf_counter() - t, 1e-9))))
+    best = math.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(inner):
+            dst.copy_(src)
+        _sync()
+        best = min(best, (time.perf_counter() - t) / inner)
+    moved = 2 * src.nbytes
+    return dict(op=f"float32 copy of {src.nbytes / 2 ** 20:.0f} MiB", bytes=moved, seconds=best,
+                gb_per_s=float(f"{moved / best / 1e9:.4g}"), best_of=repeats, copies_per_timing=inner,
+                threads=torch.get_num_threads())
+
+
+class Traffic(TorchDispatchMode):
+    """Counts, while active, the operators dispatched (`dispatches`: each about one kernel launch) and the bytes they
+    move (`bytes`: BYTES_COUNTED)."""
+
+    def __init__(self):
+        super().__init__()
+        self.dispatches, self.bytes = 0, 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        self.dispatches += 1
+        if not func.is_view:
+            self.bytes += sum(t.nbytes for t in tree_leaves((args, kwargs or {}, out)) if isinstance(t, torch.Tensor))
+        return out
+
+
+def step_traffic(run: Callable, m: int, steps: int = TRAFFIC_STEPS) -> dict:
+    """Dispatches and bytes per model-step of `run(m, steps)` (a case's naive loop or fit on m models): counted over
+    runs of `steps` and 2 x `steps` steps, their difference over steps x m, so that what a run does once (building
+    the models and the optimizer) is not counted; a band trained as one computation shares its dispatches."""
+    counts = []
+    for n in (steps, 2 * steps):
+        with Traffic() as t:
+            run(m, n)
+        counts.append(t)
+    per = lambda a, b: max((b - a) / (steps * m), 0.0)
+    return dict(dispatches=per(counts[0].dispatches, counts[1].dispatches), bytes=per(counts[0].bytes, counts[1].bytes))
+
+
+def dispatch_cost(steps: int = TINY_STEPS, repeats: int = PEAK_REPEATS) -> dict:
+    """A step's fixed cost: an SGD step (momentum 0.9) of Linear(1, 1) on one number, whose arithmetic and bytes are
+    nothing, timed over `steps` steps after a warm-up, best of `repeats`, over the operators it dispatches (counted
+    by `Traffic`): seconds per dispatch, everything a step pays per operator (Python, the dispatcher, a launch)."""
+    device = get_device()
+    torch.manual_seed(0)
+    net = torch.nn.Linear(1, 1).to(device)
+    x = torch.ones(1, 1, device=device)
+    opt = torch.optim.SGD(net.parameters(), lr=0.01, momentum=0.9)
+
+    def step():
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(net(x), x).backward()
+        opt.step()
+
+    for _ in range(3):
+        step()
+    with Traffic() as t:
+        step()
+    best = math.inf
+    for _ in range(repeats):
+        _sync()
+        t0 = time.perf_counter()
+        for _ in range(steps):
+            step()
+        _sync()
+        best = min(best, (time.perf_counter() - t0) / steps)
+    return dict(op="an SGD step of Linear(1, 1) on one number", seconds_per_step=best, dispatches_per_step=t.dispatches,
+                seconds_per_dispatch=best / t.dispatches, best_of=repeats, steps_per_timing=steps)
+
+
+def roofline(rate: float, flop: float, nbytes: float, dispatches: float, *, gflop_per_s: float, bytes_per_s: float,
+             seconds_per_dispatch: float) -> dict:
+    """A case's rate (model-steps/s) against its own roofline: the seconds a model-step needs at least for its FLOPs
+    at the matmul's peak (compute), its bytes at the copy's bandwidth (memory) and its dispatches at the fixed cost
+    (dispatch); the largest binds (`bound`), and `share` is the rate over the 1 / that many model-steps/s it allows."""
+    seconds = {"compute": flop / (gflop_per_s * 1e9), "memory": nbytes / bytes_per_s,
+               "dispatch": dispatches * seconds_per_dispatch}
+    bound = max(LIMITS, key=lambda k: seconds[k])
+    return dict(bound=bound, share=rate * seconds[bound], seconds=seconds)
 
 
 def naive(build, x, n_models: int, steps: int, recipe: dict = SGD, init: str = "default") -> float:
@@ -214,14 +327,15 @@ def _widths(names, labels, cuda: bool) -> dict:
 
 def header(w: dict) -> str:
     pad = " " * (w["case"] + w["opt"] + w["how"] + 10)
+    group = f"{'model-steps/s':>13} {'GFLOP/s':>8} {'%peak':>6} {'bound':>8} {'%roof':>6}"
     return (f"{'case':<{w['case']}} {'optimizer':<{w['opt']}} {'models':>6} {'strategy':<{w['how']}} {'MFLOP/':>8} |"
-            f" {'naive':^29} | {'memlib':^29} | ratio\n"
-            f"{pad}{'step':>8} | {'model-steps/s':>13} {'GFLOP/s':>8} {'%peak':>6} |"
-            f" {'model-steps/s':>13} {'GFLOP/s':>8} {'%peak':>6} |")
+            f" {'naive':^{len(group)}} | {'memlib':^{len(group)}} | ratio\n"
+            f"{pad}{'step':>8} | {group} | {group} |")
 
 
-def _row(case, recipe, m, how, n_steps, flop, a, b, peak, w) -> dict:
-    """One table row (printed) and its bench.json entry; a: the naive (or eager) rate, b: memlib's."""
+def _row(case, recipe, m, how, n_steps, flop, a, b, peak, w, traffic=None, machine=None) -> dict:
+    """One table row (printed) and its bench.json entry; a: the naive (or eager) rate, b: memlib's; `traffic`:
+    {"naive"|"memlib": step_traffic}, `machine`: roofline's limits (both or neither)."""
     gflops = lambda r: r * flop / 1e9
     pct = lambda r: 100 * gflops(r) / peak["gflop_per_s"]
     row = dict(case=case, models=m, strategy=how, steps=n_steps, naive_model_steps_per_s=round(a, 1),
@@ -229,14 +343,27 @@ def _row(case, recipe, m, how, n_steps, flop, a, b, peak, w) -> dict:
                fit=recipe, flop_per_model_step=flop, naive_gflop_per_s=round(gflops(a), 4),
                memlib_gflop_per_s=round(gflops(b), 4), naive_pct_of_peak=round(pct(a), 3),
                memlib_pct_of_peak=round(pct(b), 3))
+    roof = {}
+    for who, rate in (("naive", a), ("memlib", b)):
+        if traffic is None:
+            roof[who] = f" {'':>8} {'':>6}"
+            continue
+        t = traffic[who]
+        r = roofline(rate, flop, t["bytes"], t["dispatches"], **machine)
+        row.update({f"{who}_bytes_per_model_step": round(t["bytes"]), f"{who}_dispatches_per_model_step":
+                    round(t["dispatches"], 2), f"{who}_bound": r["bound"],
+                    f"{who}_pct_of_roofline": round(100 * r["share"], 2),
+                    f"{who}_roofline_seconds": {k: float(f"{v:.4g}") for k, v in r["seconds"].items()}})
+        roof[who] = f" {r['bound']:>8} {100 * r['share']:6.1f}"
     print(f"{case:<{w['case']}} {row['optimizer']:<{w['opt']}} {'x' + str(m):>6} {how:<{w['how']}} {flop / 1e6:8.1f} |"
-          f" {a:13.1f} {gflops(a):8.2f} {pct(a):6.1f} | {b:13.1f} {gflops(b):8.2f} {pct(b):6.1f} | {b / a:5.2f}",
-          flush=True)
+          f" {a:13.1f} {gflops(a):8.2f} {pct(a):6.1f}{roof['naive']} | {b:13.1f} {gflops(b):8.2f} {pct(b):6.1f}"
+          f"{roof['memlib']} | {b / a:5.2f}", flush=True)
     return row
 
 
 def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repeats: int = 3,
-              results_dir="results", cases=None, peak_size: int = PEAK_SIZE, target_s: float = TARGET_S) -> dict:
+              results_dir="results", cases=None, peak_size: int = PEAK_SIZE, target_s: float = TARGET_S,
+              copy_bytes: int = COPY_BYTES) -> dict:
     """Time every case; print a table and write `results_dir/bench.json`."""
     start = time.perf_counter()
     rows = []
@@ -244,6 +371,13 @@ def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repe
     peak = matmul_peak(peak_size)
     print(f"peak: {peak['op']}: {peak['gflop_per_s']:.1f} GFLOP/s (best of {peak['best_of']}, "
           f"{peak['threads']} threads, {get_device()})", flush=True)
+    memory = memory_bandwidth(copy_bytes)
+    dispatch = dispatch_cost()
+    print(f"memory: {memory['op']}: {memory['gb_per_s']:.1f} GB/s moved (best of {memory['best_of']}); "
+          f"a step's fixed cost: {1e6 * dispatch['seconds_per_dispatch']:.2f} us per dispatch ({dispatch['op']}: "
+          f"{1e6 * dispatch['seconds_per_step']:.0f} us, {dispatch['dispatches_per_step']} dispatches)", flush=True)
+    machine = dict(gflop_per_s=peak["gflop_per_s"], bytes_per_s=memory["bytes"] / memory["seconds"],
+                   seconds_per_dispatch=dispatch["seconds_per_dispatch"])
     chosen = {name: case for name, case in CASES.items() if not cases or name in cases}
     w = _widths(chosen, [recipe_label(c.recipe) for c in chosen.values()], cuda)
     print(header(w), flush=True)
@@ -259,13 +393,21 @@ def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repe
                 how += ", graph" if graph_blocker(get_device(), optimizer=opt_name, static_shapes=True) is None else ", eager"
             a, b, n = _measure(naive_run, memlib_run, m, steps * case.steps_scale, warmup, repeats,
                                None if cuda else target_s)
-            rows.append(_row(name, case.recipe, m, how, n, flop, a, b, peak, w))
+            # counted eagerly: a captured CUDA graph replays the same kernels, launched as one
+            traffic = {"naive": step_traffic(naive_run, m),
+                       "memlib": step_traffic(lambda k, s: memlib_run(k, s, **({"cuda_graph": False} if cuda else {})),
+                                              m)}
+            rows.append(_row(name, case.recipe, m, how, n, flop, a, b, peak, w, traffic, machine))
         if cuda and case.models is None:   # the single-model CUDA-graph step against the same fit, eager
             a, b, n = _measure(lambda k, s: memlib_run(k, s, cuda_graph=False),
                                lambda k, s: memlib_run(k, s, cuda_graph=True), 1, steps * 4, warmup, repeats)
-            rows.append(_row(f"{name} cuda-graph vs eager", case.recipe, 1, "graph", n, flop, a, b, peak, w))
+            eager = step_traffic(lambda k, s: memlib_run(k, s, cuda_graph=False), 1)
+            rows.append(_row(f"{name} cuda-graph vs eager", case.recipe, 1, "graph", n, flop, a, b, peak, w,
+                             {"naive": eager, "memlib": eager}, machine))
     print("naive / memlib: model-steps/s, GFLOP/s (FLOP per model-step x model-steps/s) and its % of the peak; "
-          "for 'cuda-graph vs eager' the naive columns are the eager fit", flush=True)
+          "bound: the limit that binds the case (the largest of FLOPs / peak, bytes moved / bandwidth, dispatches x "
+          "fixed cost, per model-step) and %roof the rate as a share of the rate it allows; for 'cuda-graph vs "
+          "eager' the naive columns are the eager fit (both counted eagerly)", flush=True)
     walls = {}
     for prov in sorted(Path(results_dir).glob("*/*/provenance.json")):
         p = json.loads(prov.read_text())
@@ -276,6 +418,7 @@ def run_bench(*, model_counts=(1, 8, 32), steps: int = 60, warmup: int = 5, repe
     out = {"date": time.strftime("%Y-%m-%d"), "device": str(get_device()), "torch": torch.__version__,
            "threads": torch.get_num_threads(), "machine": platform.processor() or platform.machine(),
            "cases": rows, "notebook_wall_time_s": walls, "peak": peak, "flops_counted": FLOPS_COUNTED,
+           "memory": memory, "dispatch": dispatch, "bytes_counted": BYTES_COUNTED,
            "bench_wall_time_s": round(wall, 1)}
     atomic_write_text(Path(results_dir) / "bench.json", json.dumps(out, indent=1))
     print(f"bench: {wall:.0f} s; wrote {Path(results_dir) / 'bench.json'}")
