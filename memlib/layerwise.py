@@ -59,6 +59,22 @@ def layer_activations(model: torch.nn.Module, x: torch.Tensor, *, reduce=None, b
 
 
 @torch.no_grad()
+def preactivation_spreads(model: torch.nn.Module, x: torch.Tensor) -> list[float]:
+    """The standard deviation of each weight layer's own output (before its activation) on inputs `x`, input to
+    output: where an input's signal dies in a deep net at initialization. Paper 1's default init N(0, 1/(f_i f_o))
+    (App. H.3) scales a 32-channel 5x5 layer's signal by about sqrt(f_i / (f_i f_o)) = 1/sqrt(f_o) ~ 1/28."""
+    spreads: list[float] = []
+    hooks = [m.register_forward_hook(lambda _m, _i, out: spreads.append(float(out.double().std())))
+             for m in model.modules() if isinstance(m, WEIGHT_TYPES)]
+    try:
+        model(x.to(next(model.parameters()).device))
+    finally:
+        for h in hooks:
+            h.remove()
+    return spreads
+
+
+@torch.no_grad()
 def layerwise_error(model: torch.nn.Module | None, x_ref: torch.Tensor, y_ref: torch.Tensor,
                     x_test: torch.Tensor, y_test: torch.Tensor, *, num_classes: int | None = None,
                     batch_size: int = 256) -> torch.Tensor:

@@ -13,7 +13,8 @@ from .images import unit_range
 # reaches each of their public names, as the notebooks, widgets and tests read them
 from .layerwise import (RepeatChannels, cap_shaped, channel_summaries, intermediate_maps, layer_activations,
                         layer_input_correlation, layer_maps, layer_modules, layerwise_error, most_correlated_channel,
-                        relative_weight_change, top_singular_map, upper_layer_maps, upper_subnetwork)
+                        preactivation_spreads, relative_weight_change, top_singular_map, upper_layer_maps,
+                        upper_subnetwork)
 from .pearson import correlation, unit_centred
 from .runtime import MemlibError
 

@@ -208,3 +208,25 @@ def test_fig14_output_correlations_read_every_test_input():
     src = re.sub(r"\s+", " ", src)                      # a statement may span lines (lines of at most 100 characters)
     assert "out_corr = lambda m, ref=None: metrics.layer_input_correlation(m, test, reference=ref)" in src
     assert "digit_corr = " not in src and '"fig14.deepest.output_digit_corr": np.array([out_corr(m, x_train)' in src
+
+
+def test_preactivation_spreads_against_a_closed_form():
+    """A layer whose 5x5 kernel is the centre tap c passes its input scaled by c (with zero padding at the border): its
+    output's spread is c times its input's; a ReLU between halves nothing of a positive signal. Under paper 1's default
+    init N(0, 1/(f_i f_o)) a 32-channel net's spread falls by tens per layer."""
+    import torch
+    from memlib import metrics, models
+    from memlib.models import weights
+    net = models.convnet(3, channels=1)
+    for m, c in zip([m for m in net if isinstance(m, torch.nn.Conv2d)], (2.0, 0.5, 3.0)):
+        torch.nn.init.zeros_(m.weight)
+        torch.nn.init.zeros_(m.bias)
+        m.weight.data[0, 0, 2, 2] = c
+    x = torch.rand(1, 1, 28, 28) + 0.1                      # positive: the ReLUs pass it whole
+    spreads = metrics.preactivation_spreads(net, x)
+    s0 = float(x.double().std())
+    assert spreads == pytest.approx([2.0 * s0, 1.0 * s0, 3.0 * s0], rel=1e-5)
+    torch.manual_seed(0)
+    deep = weights.initialize_(models.convnet(6, channels=32), "paper_default")
+    falls = metrics.preactivation_spreads(deep, torch.randn(1, 1, 28, 28))
+    assert len(falls) == 6 and all(b < a / 10 for a, b in zip(falls[1:-1], falls[2:-1]))

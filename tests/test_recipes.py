@@ -26,7 +26,8 @@ def test_the_notebook_reads_its_shared_settings_from_the_recipe():
                        ("FCN_STEPS", "FCN_STEPS"), ("WIDTH", "WIDTH"), ("CHANNELS", "CHANNELS"), ("DEPTHS", "DEPTHS")]:
         assert f"{name} = run.pick(**recipe.{attr})" in code, f"notebook 01 sets {name} itself, not from the recipe"
     assert "depth_fit = functools.partial(recipe.depth_fit, run.profile)" in code
-    assert "fit_kwargs=depth_fit(x_train)" in code and 'recipes={"convnet": depth_fit(x_train)}' in code
+    assert "fit_kwargs=depth_fit(x_train, k)" in code and 'recipes={"convnet": depth_fit(x_train)}' in code
+    assert "depth_steps = functools.partial(recipe.depth_steps, run.profile)" in code
 
 
 def test_the_depth_sweep_trains_as_the_paper_states_for_the_whole_budget():

@@ -17,6 +17,9 @@ figure group, registered with the paper's value, where the paper gives it and wh
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import torch
 
 from ..runtime import pick
@@ -157,6 +160,36 @@ def depth_reading_budget(depth: int) -> int:
     return DEPTH_READING_BUDGET.get(depth, DEPTH_READING_BUDGET["deeper"])
 
 
+# H.3's three schemes (their normal variants), whose signal at initialization notebook 01 shows layer by layer
+H3_INITS = {"default": "paper_default", "Xavier": "xavier_normal", "Kaiming": "kaiming_normal"}
+DEPTH_READING_MEASURED = Path(__file__).resolve().parents[2] / "benchmarks/probes/measured/paper1_depth_reading.json"
+
+
+def depth_reading_measured() -> dict | None:
+    """The reading probe's committed measurement (benchmarks/probes/paper1_depth_reading.py): the rule's candidates
+    and the recipe as written at depth 20, on the probe seeds; None where this checkout does not hold it."""
+    try:
+        return json.loads(DEPTH_READING_MEASURED.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def literal_finding_rows(measured: dict | None) -> list[str]:
+    """The recipe as written (App. B + H.3) on the probe seeds at depth 20, one line per seed: the first layer's
+    largest gradient at the first step, the first logged step with a layer whose every ReLU is dead on the digit,
+    which layers were dead at the end, and the loss there (over the zero prediction's)."""
+    if not measured or "finding" not in measured:
+        return ["(the reading probe's measurement is not in this checkout: benchmarks/probes/paper1_depth_reading.py)"]
+    rows = []
+    for seed, r in measured["finding"]["runs"].items():
+        died = next((t["step"] for t in r["track"] if t["dead_layers"]), None)
+        rows.append(f"seed {seed}: first layer's largest |gradient| at step 0 {r['first_layer_max_abs_grad_at_step_0']:.1e}; "
+                    + (f"a layer's ReLUs all dead from step {died:,}" if died is not None else "no layer dead")
+                    + f"; dead at the end: layers {r['end']['dead_layers'] or 'none'}; loss at the end "
+                      f"{r['end']['loss_ratio']:.4f} of the zero prediction's")
+    return rows
+
+
 # ---------------- Fig 2 and Fig 3a: the data, the nets, the budgets
 SIZE = 28                    # paper 1, App. B: MNIST's 28x28
 # The budget; App. B: 2,000,000 steps. Quick's 4,000 is a cost (about 7 idle minutes for the
@@ -165,6 +198,11 @@ SIZE = 28                    # paper 1, App. B: MNIST's 28x28
 # well before it, so a longer quick budget would not change them.
 DEPTH_STEPS = dict(smoke=40, quick=4_000, full=40_000, paper=2_000_000)
 _steps_row("steps (a budget), Fig 3a's depth sweep", DEPTH_STEPS)
+# The 1-layer net's own budget: an adaptive optimizer moves each of its 25 weights by at most about the rate per step,
+# so under one it needs far more steps than the deeper nets to reach the identity's centre tap of 1
+# (DEPTH_READING_BUDGET); under App. B's SGD, the recipe the sweep trains until the reading rule has chosen, it is
+# convex and fits within a few hundred steps, so it keeps the deeper nets' budget.
+DEPTH1_STEPS = dict(DEPTH_STEPS)   # its departures row is the deeper nets' while the budgets agree
 FCN_STEPS = dict(smoke=40, quick=600, full=20_000, paper=2_000_000)       # Fig 2's deep FCNs
 _steps_row("SGD steps, Fig 2's deep FCNs", FCN_STEPS)
 LINEAR1_STEPS = dict(smoke=300, quick=1000, full=5_000, paper=2_000_000)  # convex
@@ -326,12 +364,18 @@ def until_fit(profile: str, x: torch.Tensor, fit: dict) -> dict:
     return kw
 
 
-def depth_fit(profile: str, x: torch.Tensor | None = None) -> dict:
-    """The depth sweep's `fit_cached` keywords at `profile`: DEPTH_FIT's optimizer, DEPTH_INIT's
-    initialization (`init`), and the steps at which the weights are kept (`weights_at`, log-spaced
-    over DEPTH_STEPS). No `until_loss`: the nets train for the whole budget (App. B). `x` is
-    accepted for the callers that passed the training image."""
-    steps = pick(profile, **DEPTH_STEPS)
+def depth_steps(profile: str, depth: int | None = None) -> int:
+    """The depth sweep's budget at `profile` for a net of `depth` layers: DEPTH1_STEPS for the 1-layer net, else
+    DEPTH_STEPS (None: the deeper nets')."""
+    return pick(profile, **(DEPTH1_STEPS if depth == 1 else DEPTH_STEPS))
+
+
+def depth_fit(profile: str, x: torch.Tensor | None = None, depth: int | None = None) -> dict:
+    """The depth sweep's `fit_cached` keywords at `profile` for a net of `depth` layers: DEPTH_FIT's optimizer,
+    DEPTH_INIT's initialization (`init`), and the steps at which the weights are kept (`weights_at`, log-spaced over
+    its budget, `depth_steps`). No `until_loss`: the nets train for the whole budget, past their fit, so the
+    trajectory shows where they go after it. `x` is accepted for the callers that passed the training image."""
+    steps = depth_steps(profile, depth)
     return {**pick(profile, **DEPTH_FIT), "init": pick(profile, **DEPTH_INIT),
             "weights_at": log_steps(steps, per_decade=pick(profile, **TRAJECTORY_PER_DECADE))}
 
