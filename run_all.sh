@@ -13,8 +13,9 @@
 #   ./run_all.sh bench [--device D]         model-steps/s of memlib against the naive loop
 #   ./run_all.sh wheelhouse DIR [pip download options]      fill DIR with memlib's dependencies (no torch)
 #   ./run_all.sh data [fetch] [NAME] [--data-root DIR]      fetch a dataset (default mnist) into DIR (default data/)
-#   ./run_all.sh serve [--port P] [--profile quick|smoke] [--no-browser]   the teaching tour (Voila, 127.0.0.1):
-#                                           each paper's explorer, reading the batch run's cache; prints the URL
+#   ./run_all.sh serve [--port P] [--profile quick|smoke] [--no-browser] [--no-train]   the teaching tour (Voila,
+#                                           127.0.0.1): each paper's explorer, reading the batch run's cache; first
+#                                           trains what the first views lack (--no-train: in the page); prints the URL
 #
 # Set-up creates .venv/ here and installs the package. torch: an existing torch is never replaced;
 # where python3 already has one, the venv sees it (--system-site-packages). Otherwise a GPU machine

@@ -97,14 +97,15 @@ def _server(cmd, *, url: str, cwd: Path, env: dict, log_path: Path, what: str):
 
 @pytest.fixture(scope="module")
 def tour_url(tmp_path_factory):
-    """`python -m memlib serve --profile smoke` on a free port with its own cache; the URL once it answers."""
+    """`python -m memlib serve --profile smoke --no-train` on a free port with its own (empty) cache: the first views
+    train in the page; the URL once it answers."""
     pytest.importorskip("voila", reason="voila is not installed (pip install voila)")
     tmp = tmp_path_factory.mktemp("tour")
     port = _free_port()
     env = {**os.environ, "MEMLIB_CACHE": str(tmp / "cache"), "PYTHONPATH": str(ROOT)}
     url = f"http://127.0.0.1:{port}/"
-    with _server([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser", "--profile", "smoke"],
-                 url=url, cwd=tmp, env=env, log_path=tmp / "serve.log", what="the tour server"):
+    with _server([sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser", "--profile", "smoke",
+                  "--no-train"], url=url, cwd=tmp, env=env, log_path=tmp / "serve.log", what="the tour server"):
         yield url
     assert "memlib tour (smoke explorers" in (tmp / "serve.log").read_text()
 
@@ -166,6 +167,55 @@ def test_tour_page_renders_every_explorer_and_a_control_redraws(tour_url, tmp_pa
             raise
         finally:
             browser.close()
+
+
+# the test's Voila pings every page connection every PING_MS and closes one that answered none for 2 * PING_MS
+# (Jupyter server's ws_ping_interval / ws_ping_timeout, in a voila.json; by default 30 s and 90 s)
+PING_MS = 500
+
+
+def test_tour_page_outlives_in_page_trainings_longer_than_its_connections_ping_timeout(chromium, tmp_path):
+    """The tour against a results folder whose cache holds none of the explorers' first models (smoke: the quick
+    models' trainings cut short to seconds), served with `--no-train` by a Voila whose connections time out after a
+    second without a pong: every figure appears on the first open, the page's trainings took longer than that
+    timeout, and Voila's log shows no ping timeout, no write to a closed connection and no cell that failed there."""
+    from playwright.sync_api import sync_playwright
+    pytest.importorskip("voila", reason="voila is not installed (pip install voila)")
+    config = tmp_path / "jupyter"
+    config.mkdir()
+    (config / "voila.json").write_text(json.dumps(
+        {"Voila": {"tornado_settings": {"ws_ping_interval": PING_MS, "ws_ping_timeout": 2 * PING_MS}}}))
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("MEMLIB_")},
+           "MEMLIB_CACHE": str(tmp_path / "results" / "cache"), "PYTHONPATH": str(ROOT),
+           "JUPYTER_CONFIG_DIR": str(config)}
+    port = _free_port()
+    url, log = f"http://127.0.0.1:{port}/", tmp_path / "serve.log"
+    with sync_playwright() as p, _server(
+            [sys.executable, "-m", "memlib", "serve", "--port", str(port), "--no-browser", "--profile", "smoke",
+             "--no-train", "--results-dir", str(tmp_path / "results")],
+            url=url, cwd=tmp_path, env=env, log_path=log, what="the tour server"):
+        text = log.read_text()
+        assert "4 models the cache lacks" in text and "train in the page" in text, text   # said before the page opens
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1300, "height": 900})
+        page.add_init_script(SEEN_BARS)
+        try:
+            with _screenshot_on_failure(page, tmp_path / "browser" / "tour-short-ping.png"):
+                page.goto(url, timeout=120_000)
+                page.wait_for_function(DRAWN, timeout=120_000)
+                page.wait_for_function(f"() => document.body.innerText.split('done in').length - 1 >= {EXPLORERS}",
+                                       timeout=60_000)
+                body = page.inner_text("body")
+                assert page.evaluate("() => window.__memlibBars"), "no training's progress bar showed in the page"
+                took = [float(t) for t in re.findall(r"done in ([\d.]+) s", body)]
+                assert len(took) == EXPLORERS and "Error" not in body, body[-2000:]
+                # the first views trained one after another in the page, for longer than a connection's timeout
+                print(f"the first views were drawn in the page in {took} s")
+                assert sum(took) > 2 * PING_MS / 1000, took
+        finally:
+            browser.close()
+    text = log.read_text()
+    assert not any(e in text for e in ("ping timeout", "WebSocketClosedError", "Error at server")), text[-3000:]
 
 
 def test_explorer_after_a_batch_run_reads_its_models_from_the_cache(tmp_path, monkeypatch):

@@ -674,7 +674,7 @@ def test_serve_gives_the_tour_its_cache_and_profile_in_voilas_environment_only(t
         raise SystemExit(0)
     monkeypatch.setattr(os, "execve", fake_execve)
     with pytest.raises(SystemExit):
-        main(["serve", "--no-browser", "--profile", "smoke", "--results-dir", str(tmp_path / "res")])
+        main(["serve", "--no-browser", "--no-train", "--profile", "smoke", "--results-dir", str(tmp_path / "res")])
     assert started["env"]["MEMLIB_TOUR_PROFILE"] == "smoke"
     assert started["env"]["MEMLIB_CACHE"] == str((tmp_path / "res" / "cache").resolve())
     assert "MEMLIB_TOUR_PROFILE" not in os.environ and "MEMLIB_CACHE" not in os.environ

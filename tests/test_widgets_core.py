@@ -75,3 +75,63 @@ def test_headless_explorer_is_one_static_figure(monkeypatch):
     with active(RunContext(headless=True)):              # as Run(..., headless=True) in `python -m memlib run`
         out = explorer({"depth": w.IntSlider(value=2), "init": w.Dropdown(options=["a"], value="a")}, render, title="t")
     assert calls == [(2, "a")] and isinstance(out, plt.Figure)
+
+
+def test_a_tour_explorer_draws_off_the_kernels_message_loop_and_a_waiting_redraw_is_drawn_once(monkeypatch):
+    """In a live kernel (Voila) an explorer built inside `renders_in_background` (the tour's) draws on the render
+    thread: the kernel's event loop keeps turning while its first view trains (held up, it leaves Voila's page
+    connection unanswered), the figure and "done in" come when the training ends, and of two changes made while a
+    render runs only the latest values are drawn, once. Its Output widget is never entered there (its state changing
+    while Voila executes a later cell fails that cell in Voila's executor)."""
+    import asyncio
+    import threading
+    import time
+
+    import IPython.display
+
+    import memlib.widgets as widgets
+    w = pytest.importorskip("ipywidgets")
+    shown = []
+    monkeypatch.setattr(widgets, "_in_kernel", lambda: True)
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    release, calls, entered = threading.Event(), [], []
+    enter = w.Output.__enter__
+
+    def entering(self):
+        entered.append(threading.current_thread().name)
+        return enter(self)
+    monkeypatch.setattr(w.Output, "__enter__", entering)
+
+    def render(depth):
+        calls.append((depth, threading.current_thread().name))
+        release.wait(10)                                 # a training, until the test lets it end
+        fig, ax = plt.subplots(figsize=(1, 1))
+        ax.set_title(str(depth))
+        return fig
+
+    async def until(condition, what):
+        deadline = time.monotonic() + 10
+        while not condition():
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0.01)
+
+    async def kernel():
+        depth = w.IntSlider(value=1, min=1, max=9, description="depth")
+        with widgets.renders_in_background():
+            assert widgets.explorer({"depth": depth}, render, title="t") is None
+        (box,) = shown
+        status, image = box.children[-4], box.children[-1]
+        await until(lambda: calls, "the first view never started")
+        t0 = time.monotonic()
+        await asyncio.sleep(0.2)                         # the loop turns while the first view trains
+        assert time.monotonic() - t0 < 2 and len(calls) == 1 and not image.value
+        assert calls[0] == (1, "memlib-explorer-renders") and "working" in status.value
+        depth.value = 2                                  # two changes while the first view trains
+        depth.value = 3
+        release.set()
+        await until(lambda: len(calls) == 2 and "done in" in status.value, "the redraw never ended")
+        await asyncio.sleep(0.3)
+        assert calls == [(1, "memlib-explorer-renders"), (3, "memlib-explorer-renders")]   # 2 never drawn
+        assert bytes(image.value)[:4] == b"\x89PNG"
+    asyncio.run(kernel())
+    assert entered == []

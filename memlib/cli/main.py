@@ -26,7 +26,8 @@ data fetch NAME [--data-root DIR]
        put dataset NAME (mnist; fashion_mnist and cifar10 only from files or torchvision) under DIR (default
        data/ in the current folder) in the layout --data-root reads; exits 2 with one line when no source works
 serve  the teaching tour (notebooks/00_tour.ipynb) in Voila on 127.0.0.1: each paper's findings and explorer,
-       reading the batch run's model cache (results/cache) and training what is missing in the page
+       reading the batch run's model cache (results/cache); first trains what the explorers' first views lack
+       (saying what and for about how long; --no-train: in the page), then a setting not in the cache trains in the page
 """
 
 
@@ -114,6 +115,9 @@ def parser() -> argparse.ArgumentParser:
                                                       "whose models `./run_all.sh` caches)")
     p.add_argument("--results-dir", default=str(workdir() / "results"), help="whose cache/ to read and fill")
     p.add_argument("--no-browser", action="store_true", help="print the URL only")
+    p.add_argument("--no-train", action="store_true",
+                   help="do not train the models the explorers' first views lack before opening the page (serve "
+                        "says which and for about how long): they train in the page, with a progress bar")
     p = sub.add_parser("data", help="fetch a dataset into a data root")
     action = p.add_subparsers(dest="action", required=True)
     p = action.add_parser("fetch", help="put a dataset's standard files under --data-root")

@@ -16,6 +16,15 @@ An explorer is two parts:
   kernel (JupyterLab, Voila) the box is displayed *before* the first figure is drawn, so a first view that
   trains says "working ..." with its progress bar in the page (the first figure is drawn just after the cell ends); `explorer`
   then returns None (nothing is displayed twice).
+- Explorers built inside `renders_in_background()` (the tour's, `memlib.widgets.tour`) draw on the kernel's one render
+  thread instead, off its message loop: a training of minutes in the first view does not hold up the kernel, so Voila's
+  execution of the next cells (one websocket whose pings go unanswered while a cell waits for the kernel: Jupyter
+  server's `ws_ping_timeout`, 90 s by default, then closes it and the page never finishes) ends in seconds, and the
+  figure and the progress bar reach the page through the widgets. One thread for all, so renders run one at a time
+  in the order asked; a render asked for while another of the same explorer waits is not queued twice (it reads the
+  controls when it starts); what a render prints there reaches no page (the bars do: widgets). Notebooks 01-04 keep
+  drawing on the message loop: their later cells draw from the global RNG (notebook 02), which a render beside them
+  would disturb.
 
 Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2), `.downsampling`
 (paper 3), `.rho` (paper 4).
@@ -23,7 +32,10 @@ Per-paper explorers: `memlib.widgets.identity` (paper 1), `.attractors` (paper 2
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import queue
+import threading
 import time
 from typing import Callable
 
@@ -50,6 +62,44 @@ def figure_png(fig, dpi: int = 90) -> bytes:
     return buf.getvalue()
 
 
+_in_background = False      # set by `renders_in_background`: explorers built now draw on the render thread
+_render_queue: "queue.Queue | None" = None
+_render_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def renders_in_background():
+    """`with renders_in_background(): explorer(...)`: a live explorer built inside draws its figures on the kernel's
+    render thread (`render_in_background`), off the kernel's message loop (the tour, served by Voila)."""
+    global _in_background
+    outer, _in_background = _in_background, True
+    try:
+        yield
+    finally:
+        _in_background = outer
+
+
+def render_in_background(job: Callable[[], None]) -> None:
+    """Run `job()` on the kernel's one render thread (started at the first call; a daemon, so a kernel shut down
+    mid-training exits), after the jobs queued before it."""
+    global _render_queue
+    with _render_lock:
+        if _render_queue is None:
+            _render_queue = queue.Queue()
+            threading.Thread(target=_render_loop, args=(_render_queue,), name="memlib-explorer-renders",
+                             daemon=True).start()
+    _render_queue.put(job)
+
+
+def _render_loop(jobs: "queue.Queue") -> None:
+    while True:
+        job = jobs.get()
+        try:
+            job()
+        except BaseException:  # noqa: BLE001 - a job reports its own errors; the thread serves the next one
+            pass
+
+
 def _one_line(e: Exception) -> str:
     text = str(e).strip()
     return f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"
@@ -66,6 +116,7 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
     returns the initial figure instead.
     """
     values = {name: c.value for name, c in controls.items()}
+    background = _in_background and _in_kernel()
     if headless():
         fig = render(**values)
         fig.text(0.5, 0.0, f"{title + ': ' if title else ''}static view of a headless run; open the notebook "
@@ -79,13 +130,16 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
 
     def refresh(_change=None):
         values = {name: c.value for name, c in controls.items()}
-        status.value = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
-        progress.clear_output()
+        status.value = WORKING
+        if not background:
+            progress.clear_output()
         t0 = time.perf_counter()
         try:
             # training's bars go to a widget: its state reaches the page from a callback and from the deferred
-            # first view alike, where printed output reaches no page in Voila (issue 18)
-            with progress, progress_to(widget_sink(bar, bar_text)):
+            # first view alike, where printed output reaches no page in Voila (issue 18). On the render thread the
+            # Output widget is left alone: entered there, its state changes while Voila executes a later cell, and
+            # Voila's executor (nbclient) fails that cell on an Output widget it did not see entered.
+            with (contextlib.nullcontext() if background else progress), progress_to(widget_sink(bar, bar_text)):
                 fig = render(**values)
         except Exception as e:  # noqa: BLE001 - an explorer must survive a bad combination
             status.value = f"<b>{_one_line(e)}</b>"
@@ -93,15 +147,31 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         finally:
             bar.layout.display = bar_text.layout.display = "none"
         image.value = figure_png(fig)
-        progress.clear_output()
+        if not background:
+            progress.clear_output()
         status.value = f"<i>done in {time.perf_counter() - t0:.1f} s</i>"
+
+    waiting = []     # a background render asked for and not started yet (it reads the controls when it starts)
+
+    def draw():
+        waiting.clear()
+        try:
+            refresh()
+        except Exception as e:  # noqa: BLE001 - e.g. the PNG: said in the status, the thread goes on
+            status.value = f"<b>{_one_line(e)}</b>"
+
+    def request(_change=None):
+        status.value = WORKING
+        if not waiting:
+            waiting.append(True)
+            render_in_background(draw)
 
     for c in controls.values():
         if hasattr(c, "continuous_update"):
             c.continuous_update = continuous_update
         if isinstance(c, w.DOMWidget) and getattr(c, "description", ""):
             c.style.description_width = "initial"          # full labels ("weight decay", not "weight de...")
-        c.observe(refresh, names="value")
+        c.observe(request if background else refresh, names="value")
     header = [w.HTML(f"<b>{title}</b>")] if title else []
     box = w.VBox(header + [w.HBox(list(controls.values()), layout=w.Layout(flex_flow="row wrap")), status,
                            w.HBox([bar, bar_text]), progress, image])
@@ -110,7 +180,10 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         # first view that trains shows the box, "working ..." and its progress bar (a widget) at once
         from IPython.display import display
         display(box)
-        status.value = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
+        if background:           # the thread starts at once: the cell ends without waiting for the figure
+            request()
+            return None
+        status.value = WORKING
         try:
             asyncio.get_running_loop().call_later(0.2, refresh)
         except RuntimeError:     # no event loop running this cell: draw now
@@ -118,6 +191,9 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         return None
     refresh()
     return box
+
+
+WORKING = "<i>working ... (a model not in the cache trains here, with its progress bar)</i>"
 
 
 def progress_widgets():

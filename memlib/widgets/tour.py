@@ -9,9 +9,14 @@ what is missing trains in the page with its progress bar. The cache is the batch
 
 The tour is no reproduction: `python -m memlib run` never executes it and the report never counts it
 (`memlib.cli.common.notebooks()` leaves out `TOUR`).
+
+Its explorers draw on the kernel's render thread (`memlib.widgets.renders_in_background`): a first view that trains
+for minutes neither holds up the next cells nor lets Voila's connection time out. `EXPLORERS` lists them for
+`python -m memlib serve`, which finds the models their first views lack before it opens the page.
 """
 from __future__ import annotations
 
+import functools
 import os
 
 from .. import data
@@ -25,6 +30,7 @@ from . import identity as W1   # the explorers' modules: their functions read at
 from . import attractors as W2
 from . import downsampling as W3
 from . import rho as W4
+from . import renders_in_background
 
 PROFILES = ("smoke", "quick")
 
@@ -38,12 +44,23 @@ def profile(chosen: str | None = None) -> str:
     return p
 
 
+def _drawn_in_background(build):
+    """A tour explorer's builder whose explorer draws on the kernel's render thread (nothing else runs in the
+    tour's kernel, so a render beside its cells disturbs nothing)."""
+    @functools.wraps(build)
+    def built(*args, **kwargs):
+        with renders_in_background():
+            return build(*args, **kwargs)
+    return built
+
+
 def _digits_root():
     """As the notebooks' `run.dataset("mnist", fallback="digits")` with data_root="auto": (name, root)."""
     root, _ = data.resolve_root("auto")
     return ("mnist", root) if data.holds(root, "mnist") else ("digits", None)
 
 
+@_drawn_in_background
 def identity(profile_name: str | None = None):
     """Paper 1's explorer as notebook 01 builds it (its settings from memlib.recipes.paper1)."""
     p = profile(profile_name)
@@ -60,6 +77,7 @@ def identity(profile_name: str | None = None):
                                 channel_choices=(4, 8, 16, 32, 64, 128, width), names=names)
 
 
+@_drawn_in_background
 def attractors(profile_name: str | None = None):
     """Paper 2's explorer as notebook 02 builds it (the Fig 3a / 3b digit autoencoders, recipe: memlib.recipes.paper2):
     its first view is the first net of the notebook's Fig 3 band (seed 0 + the band's first offset)."""
@@ -76,6 +94,7 @@ def attractors(profile_name: str | None = None):
                                   train_pool=x_train_all, test_pool=x_test_all)
 
 
+@_drawn_in_background
 def downsampling(profile_name: str | None = None):
     """Paper 3's explorer as notebook 03 builds it (recipe: memlib.recipes.paper3; smoke and quick train on the
     embedded photos)."""
@@ -88,6 +107,7 @@ def downsampling(profile_name: str | None = None):
                                     test_pool=data.load_images("photos", split="test")[0])
 
 
+@_drawn_in_background
 def rho(profile_name: str | None = None):
     """Paper 4's explorer as notebook 04 builds it (recipe: memlib.recipes.paper4): the same binary task
     (`recipe.binary_data`: MNIST at recipe.SIDE where `data/` holds it, else the embedded digits)."""
@@ -98,3 +118,7 @@ def rho(profile_name: str | None = None):
     return W4.rho_explorer(x, y, epochs=pick(p, **R4.EPOCHS), width=pick(p, **R4.WIDTH),
                            channels=pick(p, **R4.CHANNELS), x_test=x_test, y_test=y_test, seed=0,
                            norms=R4.norms(p), lr_bnwd=pick(p, **R4.LR_WD))
+
+
+# the tour's explorers in its order, by the title of their paper (`python -m memlib serve` checks their first views)
+EXPLORERS = {"Paper 1": identity, "Paper 2": attractors, "Paper 3": downsampling, "Paper 4": rho}
