@@ -145,6 +145,25 @@ def flops_per_step(build, x: torch.Tensor) -> int:
     return int(counter.get_total_flops())
 
 
+def _best_time(op, repeats: int) -> tuple[float, int]:
+    """(seconds per call of `op`, calls per timing): one warm-up call, one timed call to size the timings (each
+    averaging enough calls to last ~50 ms, 1 to 100), then the best of `repeats` timings."""
+    op()
+    _sync()
+    t = time.perf_counter()
+    op()
+    _sync()
+    inner = max(1, min(100, math.ceil(0.05 / max(time.perf_counter() - t, 1e-9))))
+    best = math.inf
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(inner):
+            op()
+        _sync()
+        best = min(best, (time.perf_counter() - t) / inner)
+    return best, inner
+
+
 def matmul_peak(size: int = PEAK_SIZE, repeats: int = PEAK_REPEATS) -> dict:
     """The machine's float32 matrix-product rate: (size, size) @ (size, size), 2 size^3 FLOP, after one
     warm-up product, best of `repeats` timings (on a GPU each timing averages enough products to last ~50 ms)."""
@@ -152,19 +171,7 @@ def matmul_peak(size: int = PEAK_SIZE, repeats: int = PEAK_REPEATS) -> dict:
     g = torch.Generator().manual_seed(0)
     a, b = (torch.randn(size, size, generator=g).to(device) for _ in range(2))
     c = torch.empty(size, size, device=device)
-    torch.mm(a, b, out=c)
-    _sync()
-    t = time.perf_counter()
-    torch.mm(a, b, out=c)
-    _sync()
-    inner = max(1, min(100, math.ceil(0.05 / max(time.perf_counter() - t, 1e-9))))
-    best = math.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(inner):
-            torch.mm(a, b, out=c)
-        _sync()
-        best = min(best, (time.perf_counter() - t) / inner)
+    best, inner = _best_time(lambda: torch.mm(a, b, out=c), repeats)
     flop = 2 * size ** 3
     return dict(op=f"float32 matmul ({size} x {size}) @ ({size} x {size})", flop=flop, seconds=best,
                 gflop_per_s=float(f"{flop / best / 1e9:.4g}"), best_of=repeats, products_per_timing=inner,
@@ -178,19 +185,7 @@ def memory_bandwidth(nbytes: int = COPY_BYTES, repeats: int = PEAK_REPEATS) -> d
     device = get_device()
     src = torch.ones(max(1, nbytes // 4), device=device)
     dst = torch.empty_like(src)
-    dst.copy_(src)
-    _sync()
-    t = time.perf_counter()
-    dst.copy_(src)
-    _sync()
-    inner = max(1, min(100, math.ceil(0.05 / max(time.perf_counter() - t, 1e-9))))
-    best = math.inf
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(inner):
-            dst.copy_(src)
-        _sync()
-        best = min(best, (time.perf_counter() - t) / inner)
+    best, inner = _best_time(lambda: dst.copy_(src), repeats)
     moved = 2 * src.nbytes
     return dict(op=f"float32 copy of {src.nbytes / 2 ** 20:.0f} MiB", bytes=moved, seconds=best,
                 gb_per_s=float(f"{moved / best / 1e9:.4g}"), best_of=repeats, copies_per_timing=inner,

@@ -83,13 +83,8 @@ class Cache:
             return entry["value"]
         except Exception as e:  # noqa: BLE001 - any failure to read means: do not trust it
             reason = (str(e).strip().splitlines() or [""])[0][:120]
-            message = f"cache entry {path} is corrupt ({type(e).__name__}: {reason}); recomputing it"
-            warnings.warn(message, stacklevel=3)
-            try:
-                with open(self.root / "corrupt.log", "a") as log:
-                    log.write(message + "\n")
-            except OSError:
-                pass
+            self._report_corrupt(f"cache entry {path} is corrupt ({type(e).__name__}: {reason}); recomputing it",
+                                 stacklevel=4)
             path.unlink(missing_ok=True)
             return None
 
@@ -104,13 +99,17 @@ class Cache:
             raise CacheUnwritable(f"cache entry {path} is a folder, not a memlib cache file, and it cannot be "
                                   f"removed ({type(e).__name__}: {e.strerror or e}): remove it (rm -r {path}) "
                                   "and run again") from None
-        warnings.warn(message, stacklevel=4)
+        self._report_corrupt(message, stacklevel=5)
+        return None
+
+    def _report_corrupt(self, message: str, *, stacklevel: int) -> None:
+        """A corrupt entry said once as a warning (at the caller `stacklevel` frames up) and kept in corrupt.log."""
+        warnings.warn(message, stacklevel=stacklevel)
         try:
             with open(self.root / "corrupt.log", "a") as log:
                 log.write(message + "\n")
         except OSError:
             pass
-        return None
 
     def save(self, config: dict, value) -> None:
         """Write an entry atomically (temporary name, rename), with the checksum of its payload."""
