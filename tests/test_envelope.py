@@ -585,3 +585,23 @@ def test_the_sequential_build_adds_bands_only_where_a_claim_is_undecided(tmp_pat
     stored = json.loads(out.read_text())
     assert set(stored["envelope"]["values"][nb4][c.metric]) == {"base", "seeds+10", "seeds+20", "seeds+30"}
     assert envelope.verdicts(stored)[c.id].n == 12
+
+
+def test_rejudge_and_plan_say_a_wrong_profile_or_a_folder_in_one_line_before_any_work(tmp_path, capsys):
+    """`envelope --rejudge` on a full envelope without --profile full would judge it by quick's ledger: one line
+    instead; `plan --out` naming a folder fails before planning, not after it."""
+    from memlib.cli.main import main
+    full = tmp_path / "full.json"
+    full.write_text(json.dumps({"profile": "full", "claims": [], "notebooks": {},
+                                "envelope": {"variations": [], "outcomes": {}}}))
+    assert main(["envelope", "--rejudge", "--out", str(full)]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the 'full' profile, not --profile 'quick'" in err[0] and "--profile full" in err[0]
+    assert json.loads(full.read_text())["claims"] == []                # untouched
+    folder = tmp_path / "plans"
+    folder.mkdir()
+    assert main(["plan", "--profile", "smoke", "--only", "04", "--no-costs", "--results-dir", str(tmp_path / "r"),
+                 "--out", str(folder)]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--out" in err[0] and "a folder" in err[0]
+    assert not (tmp_path / "r" / "plan").exists()                      # nothing was planned

@@ -88,6 +88,10 @@ def plan(args) -> int:
                           f"from {where()}: run `plan --record` in a checkout, or leave --record out")
     results = Path(args.results_dir).expanduser().resolve()
     writable(results)
+    out = Path(args.out).expanduser() if args.out else results / f"plan-{args.profile}.json"
+    if out.is_dir():                        # said before planning, not after it
+        raise MemlibError(f"--out {out}: a folder, not a file; name the plan's JSON file (e.g. "
+                          f"{out / f'plan-{args.profile}.json'})")
     cache = cache_folder(results)           # the kernels' model cache, absolute
     cache_writable(cache)
     activate(RunContext(headless=True))    # this process's progress bars (step rates) as the kernels': plain text
@@ -103,7 +107,6 @@ def plan(args) -> int:
     device = "cuda" if args.device == "auto" and torch.cuda.is_available() else ("cpu" if args.device == "auto" else args.device)
     costs = engine.costs(plan_dir, jobs, device=device, progress=sys.stderr.isatty()) if not args.no_costs else {}
     engine.print_plan(jobs, costs, device=device, profile=args.profile)
-    out = Path(args.out).expanduser() if args.out else results / f"plan-{args.profile}.json"
     note = ("round 1: trainings whose arguments depend on other trainings' results are planned after those train "
             "(run --engine ray plans in rounds); est_s measured on " + device + "; h100_gpu_h estimated from FLOPs")
     _plan.write_json(out, jobs, profile=args.profile, costs=costs, note=note)
@@ -129,6 +132,10 @@ def envelope(args) -> int:
         print(f"envelope: joined {args.join}'s variations into {out}: {body['counts']}")
         return 0
     if getattr(args, "rejudge", False):
+        stored = _envelope.read_envelope(out, "--rejudge").get("profile")
+        if stored != args.profile:          # --profile defaults to quick: a full envelope is judged as full, or said
+            raise MemlibError(f"--rejudge {out}: an envelope of the {stored!r} profile, not --profile "
+                              f"{args.profile!r}; pass --profile {stored} to judge it again")
         body = _envelope.rejudge_file(out)
         print(f"envelope: judged {out} again: {body['counts']}")
         return 0
