@@ -388,3 +388,27 @@ def test_a_kernelspec_of_another_venv_is_not_this_python(tmp_path):
     assert (other / "python").resolve() == Path(sys.executable).resolve()
     assert not runs_this_python(str(other / "python"))
     assert not runs_this_python("python")                  # a bare name (the stock python3 spec) says nothing
+
+
+def test_check_on_a_results_folder_it_cannot_write_prints_the_report_instead(tmp_path, monkeypatch, capsys):
+    """A read-only results folder (a colleague's, a mounted archive): `check` cannot keep report.md there, so it
+    prints the report, says why, and still exits by the regressions (root ignores file modes: the write is made to
+    fail as a read-only file system fails it)."""
+    import errno
+    import json as _json
+    from memlib import claims
+    from memlib.cli.main import main
+    nb = claims.NOTEBOOKS[4]
+    folder = tmp_path / "res" / "smoke" / nb
+    folder.mkdir(parents=True)
+    (folder / "metrics.json").write_text(_json.dumps({}))
+    (folder / "provenance.json").write_text(_json.dumps({"finished": "now", "parameters": {"seed": 0}}))
+
+    def read_only(*a, **k):
+        raise OSError(errno.EROFS, "Read-only file system")
+    monkeypatch.setattr(claims.report, "write", read_only)
+    code = main(["check", "--profile", "smoke", "--results-dir", str(tmp_path / "res")])
+    out = capsys.readouterr().out
+    assert "# Reproduction report" in out and "cannot be written (OSError: Read-only file system)" in out
+    assert "report: printed above" in out and code in (0, 1)
+    assert not (tmp_path / "res" / "smoke" / "report.md").exists()

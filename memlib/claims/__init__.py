@@ -33,9 +33,14 @@ def evaluate_notebook(notebook: str, metrics: dict, profile: str) -> list[dict]:
 
 
 def check(results_dir, profile: str, *, against=None) -> dict:
-    """Evaluate every claim on `results_dir/<profile>/`, write report.md and report.json, return the report."""
+    """Evaluate every claim on `results_dir/<profile>/`, write report.md and report.json, return the report. A folder
+    that cannot be written (read-only, full) keeps no report: `report["not_written"]` says why, for the caller to
+    show the report instead."""
     report = _report.build(CLAIMS, results_dir, profile, against=against)
-    _report.write(report, results_dir, profile)
+    try:
+        _report.write(report, results_dir, profile)
+    except OSError as e:
+        report["not_written"] = f"{type(e).__name__}: {e.strerror or e}"
     return report
 
 

@@ -56,7 +56,12 @@ def print_report(results: Path, profile: str, against, only=None) -> int:
         others = len([line for line in regs if not mine(line)])
         regs = [line for line in regs if mine(line)]
     c = report["counts"]
-    print(f"report: {results / profile / 'report.md'} ({c['reproduced']} reproduced, {c['not reproduced']} "
+    if report.get("not_written"):       # a read-only results folder: the report here, not in a file
+        print(claims.report.render(report), flush=True)
+        print(f"note: {results / profile} cannot be written ({report['not_written']}): the report is printed above, "
+              "not saved", flush=True)
+    where = "printed above" if report.get("not_written") else results / profile / "report.md"
+    print(f"report: {where} ({c['reproduced']} reproduced, {c['not reproduced']} "
           f"not reproduced, {c['unstable']} unstable, {c['not run']} not run; {len(regs)} regressions"
           + (f" against the ledger and {against}" if against else " against the ledger")
           + (f" in {', '.join(only)}; {others} more in notebooks not run now" if only and others else "") + ")")
