@@ -412,3 +412,24 @@ def test_check_on_a_results_folder_it_cannot_write_prints_the_report_instead(tmp
     assert "# Reproduction report" in out and "cannot be written (OSError: Read-only file system)" in out
     assert "report: printed above" in out and code in (0, 1)
     assert not (tmp_path / "res" / "smoke" / "report.md").exists()
+
+
+def test_ctrl_c_while_python_m_memlib_loads_torch_is_one_line_and_exit_130(tmp_path):
+    """A SIGINT while `python -m memlib` is still importing torch: one line and exit status 130, no traceback. The
+    interrupt is raised from inside the import, as the signal would (a stand-in `torch` that raises it)."""
+    import subprocess
+    import sys as _sys
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise KeyboardInterrupt\n")
+    root = str(__import__("pathlib").Path(__file__).resolve().parents[1])
+    env = {**__import__("os").environ, "PYTHONPATH": f"{tmp_path}:{root}"}
+    proc = subprocess.run([_sys.executable, "-m", "memlib", "check"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert proc.returncode == 130
+    assert proc.stderr.strip().splitlines() == ["memlib: interrupted while loading (before anything ran); nothing "
+                                                "was written"]
+    # an import in a program keeps its KeyboardInterrupt
+    proc = subprocess.run([_sys.executable, "-c", "import memlib"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert proc.returncode != 0 and "KeyboardInterrupt" in proc.stderr
