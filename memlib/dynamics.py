@@ -191,6 +191,21 @@ def converged_fraction(f: Callable, train: torch.Tensor, starts: torch.Tensor, s
     return (nearest(end, train)[1] < eps).float().mean().item()
 
 
+def convergence(f: Callable, train: torch.Tensor, starts: torch.Tensor, steps: int, eps: float, *,
+                also: Sequence[int] = ()) -> dict:
+    """Iterating `f` `steps` times from `starts` (N, ...), in one pass: `converged_fraction`, the share of the starts
+    whose iterate f^steps(x) lies within `eps` of a training example (as `converged_fraction`), the same share after
+    each count t in `also` (`converged_fraction_it{t}`), `last_move`, the largest |f^steps(x) - f^(steps-1)(x)| over
+    the starts (near 0 where the iterates have stopped: the count reached convergence), and `ends`, f^steps(starts)."""
+    counts = sorted({*also, steps - 1, steps})
+    at = dict(zip(counts, iterate(f, starts, steps, record=counts)))
+    share = lambda x: (nearest(x, train)[1] < eps).float().mean().item()   # noqa: E731
+    out = {"converged_fraction": share(at[steps]), "ends": at[steps],
+           "last_move": (_flat(at[steps]) - _flat(at[steps - 1])).abs().max().item()}
+    out.update({f"converged_fraction_it{t}": share(at[t]) for t in also})
+    return out
+
+
 def _pearson(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     """Per-row Pearson correlation of (N, ...) with (N, ...), as `metrics.correlation` computes it (0 for a constant row)."""
     a, b = a.reshape(len(a), -1).double(), b.reshape(len(b), -1).double()

@@ -3,8 +3,9 @@
 Notebook 02's Fig 6 recipe at quick: the nonlinear D1 (`models.downsampling_d1(channels=64, nonlinear=True)`) on the
 first photo of 3 sources (`recipes.paper2.F6_N`), Adam 1e-4 (`F56_OPT`), stopped after 100 and after 1,000 epochs, where
 an epoch is
-  full   one full-batch step (notebook 02's reading): 100 / 1,000 steps;
-  b1     one pass in mini-batches of 1 (each photo once per epoch, order drawn per epoch): 300 / 3,000 steps.
+  full   one full-batch step (notebook 02's earlier reading, measured beside as fig6.full_batch.*): 100 / 1,000 steps;
+  b1     one pass in mini-batches of 1 (each photo once per epoch, order drawn per epoch; notebook 02's reading,
+         recipes.paper2.F6_BATCH): 300 / 3,000 steps.
 The paper states neither the batch size nor Fig 6's training set. Scored as notebook 02 scores it: per input of Fig 6's
 16 (4 white squares, 4 uniform-noise images, 8 new photos), the correlation of f(x) with its nearest training photo;
 the median over the inputs (`...one_step.median_corr`, claim bar 0.9) and the loss on the whole training set over the

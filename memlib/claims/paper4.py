@@ -374,9 +374,11 @@ MEASURED_QUICK = {
 # The why of each claim measured not reproduced at quick (numbers as placeholders of the run's metrics).
 WHY_QUICK = {
     "p4.obs1_bnwd": "rho's largest fall before it reaches rho_eq {band.bnwd.rho_max_drop:%} (over the whole run "
-                    "{band.bnwd.rho_max_drop_run:%}), ending at {band.bnwd.rho_end:.2f}: with BatchNorm without "
-                    "parameters (the probe's choice for Fig 1-4) rho = ||W_L|| from the smallest initial norm overshoots rho_eq "
-                    "and falls back to it; the control, from initial norm 5, falls {band.bnwd_large.rho_max_drop:%}",
+                    "{band.bnwd.rho_max_drop_run:%}), ending at {band.bnwd.rho_end:.2f}, with Fig 1's BatchNorm (with its "
+                    "parameters; rho = ||W_L|| from the smallest initial norm); the control, from initial norm 5, "
+                    "falls {band.bnwd_large.rho_max_drop:%}. With BatchNorm without "
+                    "parameters (our earlier build, a departure measured beside): "
+                    "{band.bnwd_noaffine.rho_max_drop:%}",
     "p4.bnwd_init_independent": "a BN + WD run of the group misses the fit gate (training errors "
                                 "{init.bnwd.train_errors_end}, loss ratio {init.bnwd.loss_ratio}); the final rho's largest "
                                 "over smallest is {init.bnwd.rho_end_spread:.2f}; the control, BN without weight "

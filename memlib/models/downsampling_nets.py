@@ -49,7 +49,10 @@ def _conv3(c_in: int, c_out: int, stride: int = 1, dilation: int = 1) -> nn.Conv
 #     says. With kernel-3 layers at stride 1 and no dilation ND would see 9 pixels around each output.
 # tests/test_paper3_field.py checks the dependence at 32x32 for D, ND, D_{a,b}, ND_{a,b}, NLD and NLND, and that the
 # earlier reading (the defaults below) fails it. The defaults keep that earlier reading so that the models cached
-# under it keep their cache keys (tests/test_cache_key.py); notebook 03 builds `recipes.paper3.D_FIELD` / `AB_FIELD`.
+# under it keep their cache keys (tests/test_cache_key.py). This global field is a departure from the text (Sec. 2's
+# kernel 3; Sec. 3's ND differs from D only by the stride and the upsampling): notebook 03 judges its claims on the
+# stated layers, `recipes.paper3.D_FIELD` / `AB_FIELD` (kernel 3, the coarse convolutions, ND undilated), and
+# measures the global field, `recipes.paper3.D_FIELD_GLOBAL` / `AB_FIELD_GLOBAL`, beside them.
 COARSE_LAYERS = 3        # 32 / 8 - 1: the 4x4 grid's cells are at most 3 apart
 
 
@@ -64,9 +67,9 @@ def network_d(downsample: bool = True, *, filters: int = 128,  # paper 3, Sec. 3
     downsampled grid -> nearest upsampling x`stride` -> conv -> conv. ND: the same convolutions at stride 1
     without upsampling; with `atrous` the coarse-grid convs are dilated by `stride` (ND is D evaluated at every
     pixel). The layer count is read off the figure, whose image the text does not include: it is our choice.
-    The defaults (kernel 3, one coarse conv, no dilation) are the earlier reading, whose output at 32x32 sees
-    only part of the image; notebook 03 builds `recipes.paper3.D_FIELD` (kernel 15, 3 coarse convs, a-trous ND:
-    every output pixel depends on every input pixel, see the comment above).
+    Notebook 03 builds `recipes.paper3.D_FIELD` (the text's kernel 3, 3 coarse convs; ND: the same convs at
+    stride 1, undilated, no upsampling) and, beside it, `D_FIELD_GLOBAL` (kernel 15, a-trous ND: every output
+    pixel depends on every input pixel, see the comment above).
     """
     s = stride if downsample else 1
     d = stride if (atrous and not downsample) else 1

@@ -10,8 +10,18 @@ normalized. Two readings of rho:
   layers *not* followed by BatchNorm, here the last one: `rho = ||W_L||`. Without BatchNorm both
   readings coincide.
 
+BatchNorm's own parameters (its scale and shift: PyTorch's default, which Fig 1-4's nets have, "Batch
+normalization is used"; Fig 5's have none, "affine=False") enter neither reading. The text defines rho
+as "the product of the Frobenius norms of the weight matrices of the L layers of the network" (Sec 1.1)
+and, with BN in every layer but the last, assumes "rho_k = 1 for k < L and rho_L = rho" (Sec 2; its
+footnote 2: BN normalizes each row of V_k, "assuming the normalization of each row is the same 1 for
+all rows"): BN's scale is no weight matrix of the L layers, and the text does not count it. (Fig 6's
+caption speaks of "the scaling factor of BN" starting from 0, for a net whose BN has no parameters;
+the text's definition of rho does not include it.)
+
 `f = g / rho_bn` is then exactly the output of the network with normalized weights, whichever
-architecture; `margins` uses it. Outputs are computed with BatchNorm normalizing over the whole
+architecture, where BN has no parameters; `margins` uses it (with BN's parameters it is g / ||W_L||, the
+text's f for its rho). Outputs are computed with BatchNorm normalizing over the whole
 set given (full-batch statistics; running statistics are left untouched), which is the network
 function the gradient-flow analysis talks about.
 """

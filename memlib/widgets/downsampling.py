@@ -58,13 +58,14 @@ def probe_image(kind: str, size: int, *, x_train=None, test_pool=None, seed: int
     return x_train[:1]
 
 
-def network_builder(network: str, *, ab=AB, nd_ab=ND_AB, nl_ab=NL_AB):
+def network_builder(network: str, *, ab=AB, nd_ab=ND_AB, nl_ab=NL_AB, field=None):
     """The builder for D_{a,b} / ND_{a,b} (paper 3, Fig 6: ND_{4,4}) / NLD_{a,b} / NLND_{a,b}, with notebook 03's
-    layers (`recipes.paper3.AB_FIELD`: every output pixel sees every input pixel at 32x32)."""
+    layers: `field` (None: `recipes.paper3.AB_FIELD`, the layers as the text states them, ND_{a,b} being D_{a,b}
+    without the strides and the upsampling; `recipes.paper3.AB_FIELD_GLOBAL`: the departure measured beside)."""
     check_choice(network, NETWORKS, "network")
     a, b = {"D": ab, "ND": nd_ab}.get(network, nl_ab)
     return functools.partial(models.conv_autoencoder, a, b, downsample=network in ("D", "NLD"),
-                             nonlinear=network.startswith("NL"), **recipe.AB_FIELD)   # the layers: recipe.AB_FIELD
+                             nonlinear=network.startswith("NL"), **(field or recipe.AB_FIELD))
 
 
 def render_downsampling(network: str = "D", n_images: int = 1, probe: str = "noise", *, size: int = SIZE,
