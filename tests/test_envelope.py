@@ -605,3 +605,25 @@ def test_rejudge_and_plan_say_a_wrong_profile_or_a_folder_in_one_line_before_any
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--out" in err[0] and "a folder" in err[0]
     assert not (tmp_path / "r" / "plan").exists()                      # nothing was planned
+
+
+def test_withdrawn_metrics_leave_every_stored_run_and_their_claims_are_not_judged_on_another_nets_numbers():
+    c = next(c for c in claims.CLAIMS if c.notebook == claims.NOTEBOOKS[4] and not isinstance(c.threshold, str)
+             and not c.control)
+    other = next(o for o in claims.CLAIMS if o.notebook == c.notebook and o.metric != c.metric)
+    nb = c.notebook
+    body = {"profile": "quick", "claims": [], "notebooks": {nb: {"metrics": {c.metric: [1.0], other.metric: [2.0]}}},
+            "envelope": {"variations": [{"name": "base", "seed_by_notebook": {nb: 0}}],
+                         "metrics": {nb: {c.metric: [1.0, 1.0], other.metric: [2.0, 2.0]}},
+                         "values": {nb: {c.metric: {"base": [1.0]}, other.metric: {"base": [2.0]}}},
+                         "outcomes": {c.id: {"base": "reproduced"}, other.id: {"base": "reproduced"}},
+                         "held": {c.id: {"base": [1, 1]}}}}
+    out = envelope.withdraw(body, nb, [c.metric], "the net was rebuilt as the text states it")
+    assert c.metric not in out["notebooks"][nb]["metrics"] and other.metric in out["notebooks"][nb]["metrics"]
+    assert c.metric not in out["envelope"]["metrics"][nb] and c.metric not in out["envelope"]["values"][nb]
+    assert c.id not in out["envelope"]["outcomes"] and other.id in out["envelope"]["outcomes"]
+    assert c.id not in out["envelope"]["held"]
+    assert out["envelope"]["withdrawn"][nb] == {"keys": [c.metric], "why": "the net was rebuilt as the text states it"}
+    row = next(r for r in envelope.rejudge(out)["claims"] if r["id"] == c.id)
+    assert row["outcome"] == core.NOT_RUN and "not judged in this baseline" in row["reason"]
+    assert body["envelope"]["outcomes"][c.id] == {"base": "reproduced"}          # the input is left as it was

@@ -418,6 +418,33 @@ def check_out(out) -> None:
         raise MemlibError(f"--out {out}: cannot write into {parent}; choose a writable folder")
 
 
+def withdraw(body: dict, notebook: str, keys, why: str) -> dict:
+    """`body` with the metrics `keys` of `notebook` withdrawn from every stored run (the base run's metrics, the
+    envelope's ranges and per-seed values) and the claims that read them from the envelope's outcomes and counts, for
+    metrics whose meaning changed with the code (a net rebuilt as the text states it): a claim reading one is then
+    'not judged in this baseline' until its notebook's part is built again, instead of judged on numbers of another
+    net. `why` is kept in the envelope (`withdrawn`), with the keys."""
+    keys = set(keys)
+    notebooks = dict(body.get("notebooks") or {})
+    entry = dict(notebooks.get(notebook) or {})
+    if entry.get("metrics") is not None:
+        entry["metrics"] = {k: v for k, v in entry["metrics"].items() if k not in keys}
+        notebooks[notebook] = entry
+    env = dict(body.get("envelope") or {})
+    for key in ("metrics", "values"):
+        if (env.get(key) or {}).get(notebook):
+            env[key] = {**env[key], notebook: {k: v for k, v in env[key][notebook].items() if k not in keys}}
+    reading = {c.id for c in claims.CLAIMS if c.notebook == notebook
+               and keys & ({c.metric, c.control} | {x for x in (c.threshold, c.control_threshold) if isinstance(x, str)})}
+    for key in ("outcomes", "held"):
+        if key in env:
+            env[key] = {cid: v for cid, v in env[key].items() if cid not in reading}
+    env["withdrawn"] = {**env.get("withdrawn", {}),
+                        notebook: {"keys": sorted(keys | set((env.get("withdrawn") or {}).get(notebook, {})
+                                                             .get("keys", []))), "why": why}}
+    return {**body, "notebooks": notebooks, "envelope": env}
+
+
 def join_file(path, earlier_path, *, across_code: bool = False) -> dict:
     """`python -m memlib envelope --join EARLIER`: the baseline at `path` with EARLIER's variations joined (`join`),
     judged again (`rejudge`) and rewritten; trains nothing."""
