@@ -10,6 +10,7 @@ import torch
 from memlib.cli.common import NOTEBOOK_DIR, notebooks
 from memlib.claims.report import decode
 from memlib import runtime
+from memlib.harness import deferred
 
 NAMES = notebooks()
 
@@ -149,6 +150,9 @@ def test_the_ray_engine_trains_each_planned_job_once_and_renders_the_serial_runs
     assert entries == sorted(p.name for p in (serial / "cache").glob("*.pt"))   # the same trainings, by cache key
     for entry in entries:                                   # and the same weights and loss curves, bit for bit
         ours, theirs = (_cache_value(d / "cache" / entry) for d in (out, serial))
+        if "diverged" in ours or "diverged" in theirs:      # a training cached as diverged: the same account
+            assert ours == theirs, entry
+            continue
         assert ours["history"]["loss"] == theirs["history"]["loss"], entry
         ours, theirs = _tensors(ours["state"]), _tensors(theirs["state"])
         assert ours.keys() == theirs.keys() and all(torch.equal(ours[k], theirs[k]) for k in ours), entry
@@ -238,7 +242,9 @@ def test_a_run_of_some_parts_measures_them_as_the_whole_notebook_does(smoke_resu
 
 
 @pytest.mark.device
-@pytest.mark.parametrize("name", ["01_identity_vs_constant", "02_attractors", "03_downsampling_eigenvectors"])
+@pytest.mark.parametrize("name", [nb for nb in ("01_identity_vs_constant", "02_attractors",
+                                                "03_downsampling_eigenvectors")
+                                  if deferred.left_out("quick", nb)])
 def test_the_parts_quick_leaves_to_full_take_nothing_else_with_them(smoke_results, suite_device, tmp_path, name):
     """harness.deferred: notebooks 01-03 run without the parts quick leaves to full (here at smoke, `--skip-part`,
     from an empty cache) log the whole smoke run's numbers bit for bit for everything else, and lack exactly

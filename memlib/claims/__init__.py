@@ -39,8 +39,8 @@ def check(results_dir, profile: str, *, against=None) -> dict:
     report = _report.build(CLAIMS, results_dir, profile, against=against)
     try:
         _report.write(report, results_dir, profile)
-    except OSError as e:
-        report["not_written"] = f"{type(e).__name__}: {e.strerror or e}"
+    except OSError as e:                # the file it could not write, never its temporary (fileio names it)
+        report["not_written"] = f"cannot write {e.filename or results_dir}: {e.strerror or e}"
     return report
 
 

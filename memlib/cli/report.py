@@ -58,8 +58,7 @@ def print_report(results: Path, profile: str, against, only=None) -> int:
     c = report["counts"]
     if report.get("not_written"):       # a read-only results folder: the report here, not in a file
         print(claims.report.render(report), flush=True)
-        print(f"note: {results / profile} cannot be written ({report['not_written']}): the report is printed above, "
-              "not saved", flush=True)
+        print(f"note: {report['not_written']}; the report is printed above, not saved", flush=True)
     where = "printed above" if report.get("not_written") else results / profile / "report.md"
     print(f"report: {where} ({c['reproduced']} reproduced, {c['not reproduced']} "
           f"not reproduced, {c['unstable']} unstable, {c['not run']} not run; {len(regs)} regressions"
