@@ -3,12 +3,12 @@
     .venv/bin/python benchmarks/probes/paper1_subnormals.py [--steps 10] [--seeds 100 ...] [--out FILE]
 
 Paper 1's default init N(0, 1/(f_i f_o)) (App. H.3) shrinks a 32-channel 5x5 layer's signal about 28-fold, so by
-layer 20 the activations are near float32's smallest normal number (1.2e-38) and their gradients below it: subnormal
-numbers, which x86 cores compute with microcode many times slower than normal ones. This probe times a 20-layer,
+layer 20 the activations are near float32's smallest normal number (1.2e-38) and some gradients may fall below it:
+subnormal numbers, which some x86 cores compute far more slowly than normal ones. This probe times a 20-layer,
 32-channel ConvNet's training steps on one MNIST "7" (quick's sweep net, seeds 100-102, which no claim uses) under H.3's
 three inits and two optimizers (App. B's SGD and Fig 30's Adam), with subnormals kept (IEEE, the project's numerical
-policy) and flushed to zero (`torch.set_flush_denormal(True)`), side by side in one run, and counts how many of the
-first layer's gradient entries are subnormal or zero after the first step. It reports seconds per step; time it on an
+policy) and flushed to zero (`torch.set_flush_denormal(True)`), the two alternated in one run, and counts how many of
+the first layer's gradient entries are subnormal or zero after the first step. It reports seconds per step; time it on an
 idle machine. Writes JSON (atomically) when --out is given.
 """
 from __future__ import annotations
