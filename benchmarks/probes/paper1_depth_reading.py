@@ -132,13 +132,16 @@ def judge_candidates(x: torch.Tensor, zero: float, done: dict | None = None, sav
                     continue
                 m = net(depth, init, s)
                 t0 = time.time()
-                h = train.fit(m, x, steps=steps, log_every=max(1, steps // LOG_POINTS), progress=False,
-                              callbacks=[lambda st: not math.isfinite(st.loss)], **kw)
-                with torch.no_grad():
-                    end = float(((m(x) - x) ** 2).mean()) / zero
-                ratios = [v / zero for v in h.loss]
+                try:
+                    h = train.fit(m, x, steps=steps, log_every=max(1, steps // LOG_POINTS), progress=False,
+                                  callbacks=[lambda st: not math.isfinite(st.loss)], **kw)
+                    with torch.no_grad():
+                        end = float(((m(x) - x) ** 2).mean()) / zero
+                    ratios = [v / zero for v in h.loss]
+                except train.TrainingDiverged:        # a loss that is not finite rejects the candidate at once
+                    end, ratios, h = math.nan, [], None
                 ok = math.isfinite(end) and end < recipe.DEPTH_READING_GATE
-                below = next((st for st, r in zip(h.steps, ratios) if r < recipe.DEPTH_READING_GATE),
+                below = next((st for st, r in zip(h.steps if h else [], ratios) if r < recipe.DEPTH_READING_GATE),
                              steps if ok else None)          # below only after the last logged step: the budget
                 row["depths"].setdefault(depth, {})[s] = {"loss_ratio_end": end if math.isfinite(end) else str(end),
                                                           "first_below_gate": below, "steps": steps,
