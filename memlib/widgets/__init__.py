@@ -136,7 +136,7 @@ def explorer(controls: dict, render: Callable[..., "plt.Figure"], *, title: str 
         t0 = time.perf_counter()
         try:
             # training's bars go to a widget: its state reaches the page from a callback and from the deferred
-            # first view alike, where printed output reaches no page in Voila (issue 18). On the render thread the
+            # first view alike, where printed output reaches no page in Voila. On the render thread the
             # Output widget is left alone: entered there, its state changes while Voila executes a later cell, and
             # Voila's executor (nbclient) fails that cell on an Output widget it did not see entered.
             with (contextlib.nullcontext() if background else progress), progress_to(widget_sink(bar, bar_text)):
