@@ -436,3 +436,32 @@ def test_ctrl_c_while_python_m_memlib_loads_torch_is_one_line_and_exit_130(tmp_p
     proc = subprocess.run([_sys.executable, "-c", "import memlib"], capture_output=True, text=True, env=env,
                           timeout=60)
     assert proc.returncode != 0 and "KeyboardInterrupt" in proc.stderr
+
+
+def test_a_kernel_is_shut_down_without_the_sigint_ipykernel_logs_as_a_keyboard_interrupt(monkeypatch):
+    """jupyter_client interrupts every kernel before its shutdown request, which ipykernel logs as "ERROR |
+    KeyboardInterrupt caught in kernel" when it lands in its event loop: `run`'s manager sends no interrupt while
+    shutting down, and still sends the ones asked for at other times (a cell's timeout)."""
+    import asyncio
+
+    from jupyter_client import AsyncKernelManager
+
+    from memlib.cli import kernels
+    sent = []
+
+    async def interrupt(self):
+        sent.append(self.shutting_down)
+    monkeypatch.setattr(AsyncKernelManager, "_async_interrupt_kernel", interrupt)
+    km = kernels.manager_class()()
+    asyncio.run(km._async_interrupt_kernel())                         # a timeout's interrupt: sent
+    km.shutting_down = True
+    asyncio.run(km._async_interrupt_kernel())                         # the one before a shutdown: not
+    assert sent == [False]
+    monkeypatch.setattr(AsyncKernelManager, "has_kernel", property(lambda self: True))
+    for step in ("_async_request_shutdown", "_async_finish_shutdown", "_async_cleanup_resources"):
+        async def nothing(self, *a, **k):
+            return None
+        monkeypatch.setattr(AsyncKernelManager, step, nothing)
+    km.shutting_down = False
+    asyncio.run(km._async_shutdown_kernel())                          # jupyter_client's own shutdown path
+    assert sent == [False] and km.shutting_down

@@ -3,7 +3,8 @@ stopped the run. A kernel stopped while it starts or runs a cell tells its own s
 kernel cut off while it started: ipykernel's "Parent appears to have exited, shutting down.", and in some tries a
 20-line `zmq.error.ZMQError: Socket operation on non-socket` traceback from a socket closed under one of its
 threads), which buried the run's one line "interrupted (Ctrl-C); marked as failed". After this process exits, what
-a kernel still writes goes into a pipe nobody reads, never to the terminal.
+a kernel still writes goes into a pipe nobody reads, never to the terminal. A kernel is shut down without the SIGINT
+jupyter_client sends first, which ipykernel logged as "KeyboardInterrupt caught in kernel" in runs nobody interrupted.
 
 The kernels talk to this process over IPC (Unix sockets in a private folder, `ipc_folder`), not over TCP on
 localhost: ipykernel warns at every start that TCP carries the code and outputs unencrypted, a line in every run's
@@ -89,6 +90,15 @@ def manager_class():
                 if not restart and self.ipc_dir is not None:   # a restart keeps its sockets' names
                     shutil.rmtree(self.ipc_dir, ignore_errors=True)
                     self.ipc_dir = None                           # a new start: a new folder
+
+        async def _async_interrupt_kernel(self) -> None:
+            # jupyter_client sends every kernel SIGINT before its shutdown request; where that lands in ipykernel's
+            # event loop, the kernel logs "ERROR | KeyboardInterrupt caught in kernel" after a run nobody
+            # interrupted. A shutdown needs no interrupt: the control channel's request ends a busy kernel too, and
+            # jupyter_client kills one that does not exit. An interrupt asked for (a cell's timeout) is sent.
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
 
         async def _async_launch_kernel(self, kernel_cmd, **kw):
             if kw.get("stderr") is not None:
