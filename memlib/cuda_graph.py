@@ -17,7 +17,7 @@ import warnings
 
 import torch
 
-CAPTURABLE = ("sgd", "adam")   # optimizers whose step can be captured (Adam with capturable=True)
+CAPTURABLE = ("sgd", "adam", "rmsprop")   # optimizers whose step can be captured (Adam, RMSprop: capturable=True)
 WARMUP = 3                     # eager steps on a side stream before capture (PyTorch's recipe)
 
 

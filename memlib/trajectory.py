@@ -65,16 +65,25 @@ def still_moving(steps, values, *, towards: float = 1.0, tolerance: float = 0.05
     return bool(np.any(gain > tolerance))
 
 
-def heatmap_rows(trajectories: dict) -> tuple[list, list[int]]:
+def heatmap_rows(trajectories: dict) -> tuple[list, list]:
     """Seed-band trajectories by row label (e.g. depth -> `band_trajectory`) as the rows of `plot.band_heatmaps`:
-    ([[a `metrics.band_summary` dict per step] per row], the steps every row kept)."""
+    ([[a `metrics.band_summary` dict per step] per row], the columns). The columns are the steps every row kept; where
+    the rows' budgets differ (the depth sweep's budget per depth), those below the smallest budget and then "end",
+    each row's own last step."""
     steps = sorted(set.intersection(*(set(t["steps"]) for t in trajectories.values())))
+    ends = {t["steps"][-1] for t in trajectories.values()}
+    columns = steps if len(ends) == 1 else [s for s in steps if s < min(ends)] + ["end"]
     rows = []
     for t in trajectories.values():
-        cols = [t["steps"].index(s) for s in steps]
+        cols = [len(t["steps"]) - 1 if s == "end" else t["steps"].index(s) for s in columns]
         rows.append([band_summary([{"corr_identity": ci[j], "corr_constant": cc[j]}
                                    for ci, cc in zip(t["corr_identity"], t["corr_constant"])]) for j in cols])
-    return rows, steps
+    return rows, columns
+
+
+def step_labels(columns: list) -> list[str]:
+    """`heatmap_rows`'s columns as a heatmap's labels: "1,000" for a step, "end" as it is."""
+    return [s if isinstance(s, str) else f"{s:,}" for s in columns]
 
 
 def road_ends(roads: dict, prefix: str = "fig3a") -> dict:

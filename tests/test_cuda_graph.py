@@ -237,3 +237,17 @@ def test_graphed_divergence_is_reported(monkeypatch, replaying_cuda):
                                                  x, None, loss_fn))
     with pytest.raises(train.TrainingDiverged, match=r"at step \d+ of 100"):
         _run(make(), steps=100, lr=10.0, graph=True, factor=None)
+
+
+@pytest.mark.parametrize("make", [_single, _stacked])
+def test_graphed_rmsprop_equals_eager(monkeypatch, replaying_cuda, make):
+    """Paper 1's depth sweep trains with RMSprop (Fig 30's row): its capturable step, recaptured at each of the
+    stagewise rate's changes, gives the eager loop's losses and weights up to rounding."""
+    monkeypatch.setattr(train, "SYNC_EVERY", 16)
+    import torch.optim.rmsprop as rmsprop          # its capturable step asserts a CUDA device: the CPU stands in here
+    monkeypatch.setattr(rmsprop, "_get_capturable_supported_devices", lambda *a, **k: ["cpu", "cuda"])
+    kw = dict(optimizer="rmsprop", lr=0.001, momentum=0.0)
+    eager = _run(make(), **kw)
+    graphed = _run(make(), graph=True, **kw)
+    _same(eager, graphed, exact=False)
+    assert graph_blocker(torch.device("cuda"), optimizer="rmsprop", static_shapes=True) is None

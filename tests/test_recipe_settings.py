@@ -95,7 +95,7 @@ def test_paper4s_generated_table_holds_the_rows_of_its_hand_written_one(profile)
 # Notebook 01's hand-written departures before issue 43 (but the two data sets, still by hand):
 # setting -> the profiles that listed it (s, q, f, p), in the table's order
 P1_BY_HAND = {
-    "steps (a budget), Fig 3a's depth sweep": "sqf", "SGD steps, Fig 2's deep FCNs": "sqf",
+    "optimizer, Fig 3a's depth sweep": "sqfp", "steps (a budget per depth), Fig 3a's depth sweep": "sqf", "SGD steps, Fig 2's deep FCNs": "sqf",
     "SGD steps, Fig 2's 1-layer linear net": "sqf", "hidden units, Fig 2's FCNs": "sq",
     "ConvNet depths, Fig 3a / 9": "sqf",
     "gradient clipping, Fig 2's deep FCNs and the sweeps' ConvNets (not Fig 3a's depth sweep)":

@@ -37,6 +37,22 @@ def test_a_band_trajectory_scores_each_kept_step_as_the_net_held_then():
         trajectory.map_trajectory(nets[0], train.History(), probes, x)
 
 
+def test_heatmap_rows_end_each_row_at_its_own_budget_where_the_budgets_differ():
+    """The depth sweep trains each depth for its own budget: the columns are the steps every row kept below the
+    smallest budget, then each row's own last step (the one its claims read), not only the steps all rows share."""
+    def road(steps, last):
+        return {"steps": steps, "corr_constant": [[0.0] * (len(steps) - 1) + [last]] * 2,
+                "corr_identity": [[1.0] * len(steps)] * 2}
+    rows, cols = trajectory.heatmap_rows({1: road([0, 10, 100, 1000, 60000], 0.1), 20: road([0, 10, 100, 1000, 4642,
+                                                                                            10800], 0.9)})
+    assert trajectory.step_labels(cols) == ["0", "10", "100", "1,000", "end"]
+    assert cols == [0, 10, 100, 1000, "end"]                                     # 4,642: not kept by both
+    assert rows[0][-1]["corr_constant_seeds"] == [0.1, 0.1] and rows[1][-1]["corr_constant_seeds"] == [0.9, 0.9]
+    assert rows[1][2]["corr_constant_seeds"] == [0.0, 0.0]                       # step 100, not the end
+    same, cols = trajectory.heatmap_rows({1: road([0, 10, 30], 0.1), 2: road([0, 10, 30], 0.2)})
+    assert cols == [0, 10, 30]                                                   # one budget: the steps themselves
+
+
 def test_road_ends_reads_the_step_before_the_end_and_survives_one_kept_step():
     from memlib.trajectory import road_ends
     road = {"steps": [10, 100, 1000], "corr_constant": [[0.1, 0.2, 0.5], [0.0, 0.1, 0.12]],

@@ -146,6 +146,9 @@ class Claim:
                that comparison tests nothing: it is reported not reproduced, with the control's value
     control_threshold  the control's counterpart of a threshold that is another metric's key (None: `threshold`)
     control_is what the control is, in words (shown in the report)
+    reading    the reading of the paper's text the claim is judged under, where the text as written is ambiguous or
+               does not train (the chosen reading, and what the literal one showed); shown in the report beside the
+               outcome. Empty: the text's settings as stated (or the departures table's)
     """
     id: str
     paper: int
@@ -166,6 +169,7 @@ class Claim:
     control: str = ""
     control_threshold: float | str | None = None
     control_is: str = ""
+    reading: str = ""
 
     @property
     def notebook(self) -> str:

@@ -5,10 +5,10 @@ are `paper1`'s (each claim names its row of the rule from words to tests, `rule=
 says so in a comment, "issue 42: was ..."; every claim but a sanity check names its control); `memlib.claims` lists
 these after `paper1.CLAIMS`, in the paper's order of this module.
 """
-from dataclasses import replace
 
 from .core import FIT_RATIO, NOT_REPRODUCED as NR, NOT_RUN, REPRODUCED as R, Claim, fitted  # noqa: F401
-from .paper1 import FULL_NOT_RUN, OTHER_SEEDS, QUICK_NR, RR, UNTRAINED, measured_quick  # noqa: F401
+from .paper1 import (DEEP_NOT_FIT, DEEP_NOT_FIT_4A, FULL_NOT_RUN, MID_CONTROL_PASSES, OTHER_SEEDS, QUICK_NR, RR,  # noqa: F401
+                     UNTRAINED, measured_quick)
 from .rules import BEGINS_GAP, MOST_FRACTION, MUCH_FACTOR, MUCH_GAP, NEAR_SCORE   # the levels of the rows the changed tests apply
 
 CLAIMS: list[Claim] = [
@@ -37,7 +37,7 @@ CLAIMS: list[Claim] = [
           metric='fig18.depth20.size24.corr_constant', op='>', threshold=0.8, expect=QUICK_NR, rule='is',
           control='fig18.depth5.size24.corr_constant',
           control_is="the 5-layer ConvNets, which learn the identity, on the same 24 px inputs",
-          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, on 24 px inputs the corr to the resized digit is {fig18.depth20.size24.corr_constant:.2f}")),
+          fit=(fitted('fig3b.depth20'),), why=DEEP_NOT_FIT),
     Claim('p1.fig3b_constant_wide_range', 1, 'Fig 3b / App. H.1',
           quote='The learned constant map holds up for input dimensions slightly smaller ... than the trained image. ... '
                 'It is interesting that the constant map also holds robustly across a wide range of input sizes.',
@@ -47,7 +47,7 @@ CLAIMS: list[Claim] = [
           metric='fig3b.depth20.range24_56.corr_constant', op='>', threshold=0.8, rule='is', expect=QUICK_NR,
           control='fig18.depth5.range24_56.corr_constant',
           control_is="the 5-layer ConvNets, which learn the identity, over the same sizes (24..56 px)",
-          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, over 24-56 px the smallest corr to the resized digit is {fig3b.depth20.range24_56.corr_constant:.2f} (at 28 px: {fig18.depth20.size28.corr_constant:.2f})")),
+          fit=(fitted('fig3b.depth20'),), why=DEEP_NOT_FIT),
     Claim('p1.fig19_grows_from_borders', 1, 'Fig 3b / Fig 19',
           quote='The Figure suggests that the network starts from the outside, where the artifacts due to the boundary '
                 'padding in convolution provide spatial cues. ... It seems the artifacts from ... the outside boundary '
@@ -62,7 +62,7 @@ CLAIMS: list[Claim] = [
                     "band, do not pass",
           metric='fig19.trained.centre_gain', op='>', threshold='fig19.untrained.centre_gain', expect=QUICK_NR,
           rule='more', control='fig19.untrained_other.centre_gain', control_is=OTHER_SEEDS,
-          fit=(fitted('fig3b.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3b.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, on 56 px inputs the centre's share of the structure goes from {fig19.trained.centre_share_start:.2f} (layer 15) to {fig19.trained.centre_share_output:.2f} (the output), a gain of {fig19.trained.centre_gain:.2f} against {fig19.untrained.centre_gain:.2f} for the same nets untrained")),
+          fit=(fitted('fig3b.depth20'),), why=DEEP_NOT_FIT),
 
     # ------------------------------------------------------------------ Fig 4a: training image size
     Claim('p1.fig4a_more_constant_with_depth', 1, 'Fig 4a',
@@ -72,7 +72,7 @@ CLAIMS: list[Claim] = [
                     'probes than the 1-layer one, at every size: the smallest gain over the sizes > 0 (per seed)',
           metric='fig4a.min_size.constant_gain', op='>', threshold=0.0, rule='more', expect=QUICK_NR,
           control='fig4a.min_size.constant_gain.untrained', control_is=UNTRAINED,
-          fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
+          fit=(fitted('fig4a.all'),), why=DEEP_NOT_FIT_4A),
     Claim('p1.fig4a_less_identity_with_depth', 1, 'Fig 4a',
           quote='All three show more bias toward the constant function and less bias toward the identity function with '
                 'increased network depth.',
@@ -81,7 +81,7 @@ CLAIMS: list[Claim] = [
           metric='fig4a.min_size.identity_loss', op='>', threshold=0.0, rule='more', expect=QUICK_NR,
           control='fig4a.min_size.identity_loss.untrained',
           control_is=f"{UNTRAINED}: random convolutions may lose the input with depth by themselves",
-          fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
+          fit=(fitted('fig4a.all'),), why=DEEP_NOT_FIT_4A),
     Claim('p1.fig4a_small_images_accentuate', 1, 'Fig 4a',
           quote='However, smaller input grids accentuate the effect, likely because the training image has fewer pixels '
                 'to constrain the mapping.',
@@ -90,7 +90,7 @@ CLAIMS: list[Claim] = [
           metric='fig4a.size7.mean.corr_constant', op='>', threshold='fig4a.size28.mean.corr_constant', expect=QUICK_NR,
           rule='more', control='fig4a.size7.mean.corr_constant.untrained',
           control_threshold='fig4a.size28.mean.corr_constant.untrained', control_is=UNTRAINED,
-          fit=(fitted('fig4a.all'),), why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
+          fit=(fitted('fig4a.all'),), why=DEEP_NOT_FIT_4A),
 
     # ------------------------------------------------------------------ Fig 4b, 23-26: channels
     Claim('p1.fig23_three_channels_worse', 1, 'Fig 4b / Fig 23',
@@ -289,7 +289,7 @@ CLAIMS: list[Claim] = [
           # fit (the gate decides at quick on every band), so no run has judged the new test yet
           metric='fig10.deepest.err_output', op='>=', threshold=0.7, expect=QUICK_NR, rule='near',
           control='fig10.shallow.err_output', control_is="the 3-layer ConvNets' output, which the paper says keeps the input",
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output's error is {fig10.deepest.err_output:.2f} (chance {fig10.chance_error:.2f})")),
+          fit=(fitted('fig3a.depth20'),), why=DEEP_NOT_FIT),
     Claim('p1.fig10_deep_bottom_improves', 1, 'Fig 10',
           quote='for the case of 20 layers, the curve shows that the bottom few layers do get small improvements in error '
                 'rate',
@@ -297,7 +297,7 @@ CLAIMS: list[Claim] = [
                     "initialization's (per seed)",
           metric='fig10.deepest.err_bottom6', op='<', threshold='fig10.untrained.err_bottom6', expect=QUICK_NR,
           rule='more', control='fig10.untrained_other.err_bottom6', control_is=OTHER_SEEDS,
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the mean error over layers 1-6 is {fig10.deepest.err_bottom6:.2f}, at initialization {fig10.untrained.err_bottom6:.2f} (the first layer moved by {fig15.deepest.first_layer:.1e} relative to its initial weights)")),
+          fit=(fitted('fig3a.depth20'),), why=DEEP_NOT_FIT),
     Claim('p1.fig11_untrained_wipes_input', 1, 'Fig 11',
           quote='The shape of the input images are (visually) wiped out after around 8 layers of (random) convolution.',
           statement='In the untrained 20-layer ConvNet every layer from 9 to 20 has a top-singular-vector map that '
@@ -333,7 +333,7 @@ CLAIMS: list[Claim] = [
           metric='fig3a.depth14.test.corr_identity', op='<', threshold=0.8, expect=QUICK_NR, fit=(fitted('fig3a.depth14'),),
           rule='is', control='fig3a.shallow.test.corr_identity',
           control_is="the shallow ConvNets (up to 6 layers; the smallest corr over them), which learn the identity",
-          why="quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at {fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}", basis={'quick': "measured: session 16's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds 0-2, 2026-11-27): did not fit"}),
+          why=MID_CONTROL_PASSES),
     Claim('p1.fig13_mid_recovers_upper', 1, 'Fig 13',
           quote='However, it manages to recover meaningful information in the higher layer activations that were '
                 '(visually) lost in the random initialization.',
@@ -342,7 +342,7 @@ CLAIMS: list[Claim] = [
           metric='fig13.mid.input_corr_beyond8', op='>', threshold='fig13.mid_untrained.input_corr_beyond8', expect=RR,
           fit=(fitted('fig3a.depth14'),), rule='more', control='fig13.mid_untrained_other.input_corr_beyond8',
           control_is=OTHER_SEEDS,
-          why=("quick on MNIST: layers 9-14's top-singular maps correlate {fig13.mid.input_corr_beyond8:.2f} with the input after training, {fig13.mid_untrained.input_corr_beyond8:.2f} at initialization")),
+          why=MID_CONTROL_PASSES),
     Claim('p1.fig14_deep_builds_digit', 1, 'Fig 14',
           quote="Instead, the network start from scratch and constructs the digit '7' from empty and predict everything "
                 "as '7'.",
@@ -351,7 +351,7 @@ CLAIMS: list[Claim] = [
           metric='fig14.deepest.output_digit_corr', op='>', threshold='fig14.deepest.output_input_corr', expect=QUICK_NR,
           rule='bias', control='fig3a.depth3.test.corr_constant', control_threshold='fig3a.depth3.test.corr_identity',
           control_is="the 3-layer ConvNets' output on the same test inputs, which the paper says copies them",
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the output correlates {fig14.deepest.output_digit_corr:.2f} with the digit, {fig14.deepest.output_input_corr:.2f} with the input")),
+          fit=(fitted('fig3a.depth20'),), why=DEEP_NOT_FIT),
     Claim('p1.fig14_layer8_clearer', 1, 'Fig 11 / Fig 14',
           quote='However, note that around layer-8, we see the activations depict slightly more clear structures than the '
                 'randomly initialized network.',
@@ -362,7 +362,7 @@ CLAIMS: list[Claim] = [
           # > 0 alone
           metric='fig14.deepest.layer8_slightly', op='>', threshold=0.0, rule='slightly',
           control='fig14.untrained_other.layer8_slightly', control_is=OTHER_SEEDS,
-          expect=RR, fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, layer 8 correlates {fig14.deepest.input_corr_layer8:.2f} with the input, at initialization {fig11.untrained.input_corr_layer8:.2f}")),
+          expect=RR, fit=(fitted('fig3a.depth20'),), why=DEEP_NOT_FIT),
     Claim('p1.fig15_lower_layers_change_less', 1, 'Fig 15',
           quote='As a general pattern, we do see that as the network architecture gets deeper, the distances at lower '
                 'layers do become smaller.',
@@ -370,7 +370,7 @@ CLAIMS: list[Claim] = [
           metric='fig15.deepest.first_layer', op='<', threshold='fig15.shallow.first_layer', expect=RR, rule='more',
           control='fig15.deepest.top_layer', control_threshold='fig15.shallow.top_layer',
           control_is="the top layers of the same nets: the pattern is about the lower layers",
-          fit=(fitted('fig3a.depth3'), fitted('fig3a.depth20')), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, its first layer moves by {fig15.deepest.first_layer:.1e} against {fig15.shallow.first_layer:.1e} for the 3-layer net")),
+          fit=(fitted('fig3a.depth3'), fitted('fig3a.depth20')), why=DEEP_NOT_FIT),
     Claim('p1.appG_lower_layers_still_move', 1, 'Fig 15 / App. G',
           quote='we do see that as the network architecture gets deeper, the distances at lower layers do become '
                 'smaller. But they are still non-zero',
@@ -447,29 +447,7 @@ CLAIMS: list[Claim] = [
           rule='begins', control='fig22.upper_half.constant_gain.untrained',
           control_is=f"{UNTRAINED}: the upper half at initialization, whose gain over itself is 0 (it fails by "
                      "construction: the claim states what training adds)",
-          fit=(fitted('fig3a.depth20'),), why=("quick: the 20-layer ConvNets end at {fig3a.depth20.loss_ratio:%} of the zero prediction's loss under the paper's recipe (App. H.3's init, App. B's SGD for the whole budget; on the rho = 0 probes their corr with the digit went from {fig3a.depth20.road.rho0.corr_constant.before_end:.2f} at step {fig3a.depth20.road.before_end_step:,.0f} to {fig3a.depth20.road.rho0.corr_constant.end:.2f} at the end, and with the input ended at {fig3a.depth20.road.rho0.corr_identity.end:.2f}) (seed by seed; the fit gate is 5 %); measured, the upper half's output correlates {fig22.upper_half.corr_constant:.2f} with the digit, {fig22.upper_half.corr_identity:.2f} with the input")),
+          fit=(fitted('fig3a.depth20'),), why=DEEP_NOT_FIT),
 ]
 
-# Issue 40: claims that read the depth sweep's nets of 8 layers and more, which the paper's recipe (App. H.3's init,
-# App. B's SGD for the whole budget, no stop) does not fit at quick's 32 channels and 4,000 steps: measured not
-# reproduced ("did not fit") on every seed of session 18's quick run. The paper's 2,000,000 steps are predicted to fit.
-DEPTH_SWEEP_WHY = ("quick, under the paper's recipe for the depth sweep (its init and SGD for the whole budget, no "
-                   "stop): from 8 layers on the nets do not fit: the 8-, 14- and 20-layer nets end at "
-                   "{fig3a.depth8.loss_ratio:%}, {fig3a.depth14.loss_ratio:%} and {fig3a.depth20.loss_ratio:%} of the "
-                   "zero prediction's loss, seed by seed (the fit gate is 5 %); a net at the zero prediction's loss "
-                   "has collapsed to a constant output, and on the rho = 0 probes the 20-layer nets' corr with the "
-                   "digit ends at {fig3a.depth20.road.rho0.corr_constant.end:.2f}")
-SWEEP_DID_NOT_FIT = ("p1.fig10_trained_curves_concave", "p1.fig13_mid_recovers_upper", "p1.fig14_layer8_clearer",
-                     "p1.fig15_lower_layers_change_less")
-_MEASURED_S18 = ("measured: session 18's quick run of notebook 01 under the paper's recipe for the depth sweep (seeds "
-                 "0-2, 2026-11-27): did not fit")
-
-
-def _did_not_fit(c: Claim) -> Claim:
-    if c.id not in SWEEP_DID_NOT_FIT:
-        return c
-    why = DEPTH_SWEEP_WHY if not c.why or "under the paper's recipe" in c.why else f"{DEPTH_SWEEP_WHY}; {c.why}"
-    return replace(c, expect={**c.expect, "quick": NR}, why=why, basis={**c.basis, "quick": _MEASURED_S18})
-
-
-CLAIMS = measured_quick([_did_not_fit(c) for c in CLAIMS])
+CLAIMS = measured_quick(CLAIMS)

@@ -191,8 +191,9 @@ def _row_md(r) -> str:
     v = r.get("verdict")
     over = (f" Over seeds: *{v['outcome']}*, {v['interval']}" + (f" ({v['reason']})" if v.get("reason") else "")
             + "." if v else "")
+    reading = f" Reading: {r['reading']}." if r.get("reading") else ""
     return (f"| **{r['outcome']}**{flag} | `{r['id']}` | {cell(r['figure'])} | “{cell(r['quote'])}” — "
-            f"{cell(r['statement'])}{rule}{cell(control)} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | "
+            f"{cell(r['statement'])}{rule}{cell(control)}{cell(reading)} | {cell(fmt(r['value']))} {r['op']} {cell(thr)} | "
             f"{cell(r['reason'])}{cell(over)} |")
 
 

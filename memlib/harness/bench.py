@@ -1,8 +1,8 @@
 """`python -m memlib bench`: model-steps per second, naive baseline versus memlib, side by side, and the FLOP
 rate each reaches as a share of the machine's measured peak.
 
-The baseline is what a paper's author would write: one torch optimizer per model (`torch.optim.SGD` or
-`torch.optim.Adam`, the case's learning rate, schedule and clipping), eager, one model after another. memlib
+The baseline is what a paper's author would write: one torch optimizer per model (`torch.optim.SGD`, `Adam` or
+`RMSprop`, the case's learning rate, schedule and clipping), eager, one model after another. memlib
 trains the same models with `fit` (one model) or `fit` on the list (several: one grouped computation where
 `auto` picks it). Both run after a warm-up, in one process, alternating. A rate is the difference of two runs of
 n and 3n steps (model-steps over seconds), so what a run pays once (building the models and the optimizer,
@@ -11,7 +11,7 @@ capturing a CUDA graph) is not counted as steps; best of `repeats`.
 The cases (`CASES`): paper 1's 5-layer, 32-channel ConvNet and 3 x 2048 FCN on one 28x28 image at SGD lr 0.01,
 momentum 0.9 (App. B), for each of `--models`; and the trainings the quick profile spends most time on, with
 their own recipes and model counts: paper 1's 20-layer, 32-channel ConvNet (the depth sweep's
-recipe `recipes.paper1.DEPTH_FIT`, the paper's SGD since session 16; one model and the 3-seed band), paper 2's
+recipe `recipes.paper1.DEPTH_FIT`, Fig 30's RMSprop; one model and the 3-seed band), paper 2's
 7 x 128 leaky-ReLU autoencoder on 100 784-pixel images, full-batch Adam (notebook 02's Fig 3a), and paper 1's
 1-hidden-layer FCN of width 256 on one digit (notebook 01's FCN bands: one model and 3), paper 2's 7 x 512
 autoencoder on one minibatch of 100 digits (Fig 11) and Table 1's 8-convolution linear autoencoder on two 3x3 images
@@ -88,7 +88,7 @@ CASES = {
                       note="paper 1, Fig 7 (App. B width)"),
     "convnet20x32": Case(functools.partial(models.convnet, 20, channels=32), (1, 1, 28, 28),
                          paper1.DEPTH_FIT["quick"], models=(1, 3), init=paper1.DEPTH_INIT["quick"],
-                         note="paper 1's deepest quick ConvNet, its recipe (the paper's SGD); x3: the seed band"),
+                         note="paper 1's deepest quick ConvNet, its recipe (Fig 30's RMSprop); x3: the seed band"),
     "ae7x128": Case(functools.partial(models.autoencoder_fcn, 784, 7, width=128, activation="leaky_relu"),
                     (100, 1, 28, 28), AE_ADAM, models=(1,), data="rand",
                     note="paper 2, Fig 3a: 100 digits, full-batch Adam"),
@@ -263,6 +263,10 @@ def roofline(rate: float, flop: float, nbytes: float, dispatches: float, *, gflo
     return dict(bound=bound, share=rate * seconds[bound], seconds=seconds)
 
 
+NAIVE_OPTIMIZERS = {"adam": torch.optim.Adam, "rmsprop": torch.optim.RMSprop, "adagrad": torch.optim.Adagrad,
+                    "adamax": torch.optim.Adamax}   # the baseline's torch optimizer for a recipe's `optimizer`
+
+
 def naive(build, x, n_models: int, steps: int, recipe: dict = SGD, init: str = "default") -> float:
     """Seconds for the baseline: each model with its own optimizer, eager, one after another."""
     nets = [build_model(build, seed=s, init=init).to(get_device()) for s in range(n_models)]
@@ -272,8 +276,8 @@ def naive(build, x, n_models: int, steps: int, recipe: dict = SGD, init: str = "
     _sync()
     t = time.perf_counter()
     for net in nets:
-        opt = (torch.optim.Adam(net.parameters(), lr=lr) if name == "adam"
-               else torch.optim.SGD(net.parameters(), lr=lr, momentum=recipe.get("momentum", 0.0)))
+        opt = (torch.optim.SGD(net.parameters(), lr=lr, momentum=recipe.get("momentum", 0.0)) if name == "sgd"
+               else NAIVE_OPTIMIZERS[name](net.parameters(), lr=lr))
         for i in range(steps):
             if factor is not None:
                 for group in opt.param_groups:
