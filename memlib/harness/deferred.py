@@ -13,7 +13,7 @@ first (a section that decides none first of all), until the four notebooks' meas
 10 % margin (40.5 minutes); a section cheaper per claim than quick as a whole never leaves (leaving it makes quick
 slower per verdict). No claim's outcome enters the ranking. Its inputs are measured, cold, on an idle 2-core
 machine, and kept here as data with where they were measured (`NOTEBOOK_SECONDS`, `SECTIONS`, each naming its seed
-band and machine as benchmarks/RESULTS.md records them): the whole notebooks (5,180 s: 01 1,343, 02 2,605, 03 854,
+band and machine as benchmarks/RESULTS.md records them): the whole notebooks (5,821 s: 01 1,984, 02 2,605, 03 854,
 04 378) and the sections whose cells were timed apart. `LEFT_TO_FULL` is what the rule gives for them (tests/test_deferred.py checks it equals `decide`'s
 result); a section the rule would leave that is not yet a notebook part (no `part:NAME` cells) cannot leave until its
 cells are tagged, and is listed instead in `TO_TAG`.
@@ -34,7 +34,7 @@ XEON, EPYC = "a 2-core Intel Xeon (AVX512 kernels)", "a 2-core AMD EPYC (AVX512 
 
 # Each notebook's cold quick run, whole, idle (seconds, where): the rule's total is their sum, less what leaves.
 NOTEBOOK_SECONDS = {
-    "01_identity_vs_constant": (1343, f"the larger of two idle bands, seeds 310-314 and 320-324, on {EPYC}"),
+    "01_identity_vs_constant": (1984, f"seeds 0-2, the depth sweep under its reading (Fig 30's RMSprop), on {XEON}"),
     "02_attractors": (2605, f"band 220-224, nothing else training, on {XEON}"),
     "03_downsampling_eigenvectors": (854, f"seeds 0-2, on {EPYC}"),
     "04_rho_dynamics": (378, f"the larger of the idle runs, on {XEON}"),
@@ -64,24 +64,25 @@ SECTIONS = {
     "01_identity_vs_constant": [
         S("fig2", "Fig 2 (FCNs, eq. 1)", ("fig2.",)),
         S("fig5_8", "Fig 5-8, 31, 32 (FCNs of several depths and widths)", ("fig5.", "fig6.", "fig7.", "fig8.")),
-        S("fig3a", "Fig 3a, 9, 33: the depth sweep", ("fig3a.", "fig9.", "fig33."), 656,
-          measured="its bands' cell 490 s and the jobs cell 166 s (which also trains the FCN bands together), band "
-                   f"300-304 on {EPYC}"),
-        S("fig34_36", "Fig 1, 34-36 (2, 3 and many examples)", ("fig34.", "fig35.", "fig36."), 92, part=True,
-          measured=f"the notebook's run above, on {EPYC}"),
+        S("fig3a", "Fig 3a, 9, 33: the depth sweep", ("fig3a.", "fig9.", "fig33."), 1014,
+          measured="its bands' cell 817 s and the jobs cell 197 s (which also trains the FCN bands together), the "
+                   f"notebook's run above, on {XEON}"),
+        S("fig34_36", "Fig 1, 34-36 (2, 3 and many examples)", ("fig34.", "fig35.", "fig36."), 81, part=True,
+          measured=f"the notebook's run above, on {XEON}"),
         S("fig3b_18_19", "Fig 3b, 18, 19 (the sweep's deepest net on inputs of other sizes)",
-          ("fig3b.", "fig18.", "fig19.")),
-        S("fig4a", "Fig 4a", ("fig4a.",), 171, part=True, measured=f"the notebook's run above, on {EPYC}"),
-        S("fig4b_23_26", "Fig 4b, 23-26 (channels)", ("fig23.", "fig24.", "fig25.")),
-        S("fig27_28", "Fig 27-28 (filter sizes)", ("fig27.",)),
-        S("fig29", "Fig 29 (initialization schemes)", ("fig29.",)),
-        S("fig30", "Fig 30 (optimizers)", ("fig30.",)),
-        S("fig10", "Fig 10 (App. F's classifier on the sweep's nets)", ("fig10.",), 163,
-          measured=f"band 300-304 on {EPYC}"),
+          ("fig3b.", "fig18.", "fig19."), 22, measured=f"the notebook's run above, on {XEON}"),
+        S("fig4a", "Fig 4a", ("fig4a.",), 456, part=True, measured=f"the notebook's run above, on {XEON}"),
+        S("fig4b_23_26", "Fig 4b, 23-26 (channels)", ("fig23.", "fig24.", "fig25."), 50, measured=f"the notebook's run above, on {XEON}"),
+        S("fig27_28", "Fig 27-28 (filter sizes)", ("fig27.",), 46, measured=f"the notebook's run above, on {XEON}"),
+        S("fig29", "Fig 29 (initialization schemes)", ("fig29.",), 31, measured=f"the notebook's run above, on {XEON}"),
+        S("fig30", "Fig 30 (optimizers)", ("fig30.",), 25, measured=f"the notebook's run above, on {XEON}"),
+        S("fig10", "Fig 10 (App. F's classifier on the sweep's nets)", ("fig10.",), 177,
+          measured=f"its two cells, 142 and 35 s, the notebook's run above, on {XEON}"),
         S("fig11_14", "Fig 11-14 (the sweep's nets' intermediate representations)",
-          ("fig11.", "fig12.", "fig13.", "fig14.")),
-        S("fig15_17", "Fig 15-17 (how far the sweep's nets' layers moved)", ("fig15.", "fig16.", "fig17.")),
-        S("fig20_22", "Fig 20-22 (the sweep's nets' upper subnetworks)", ("fig20.", "fig22.")),
+          ("fig11.", "fig12.", "fig13.", "fig14."), 12, measured=f"the notebook's run above, on {XEON}"),
+        S("fig15_17", "Fig 15-17 (how far the sweep's nets' layers moved)", ("fig15.", "fig16.", "fig17."), 1,
+          measured=f"the notebook's run above, on {XEON}"),
+        S("fig20_22", "Fig 20-22 (the sweep's nets' upper subnetworks)", ("fig20.", "fig22."), 8, measured=f"the notebook's run above, on {XEON}"),
     ],
     "02_attractors": [
         S("fig1a", "Fig 1a (1-D)", ("fig1a.",)),
