@@ -13,7 +13,7 @@ first (a section that decides none first of all), until the four notebooks' meas
 10 % margin (40.5 minutes); a section cheaper per claim than quick as a whole never leaves (leaving it makes quick
 slower per verdict). No claim's outcome enters the ranking. Its inputs are measured, cold, on an idle 2-core
 machine, and kept here as data with where they were measured (`NOTEBOOK_SECONDS`, `SECTIONS`, each naming its seed
-band and machine as benchmarks/RESULTS.md records them): the whole notebooks (5,821 s: 01 1,984, 02 2,605, 03 854,
+band and machine as benchmarks/RESULTS.md records them): the whole notebooks (5,636 s: 01 1,984, 02 2,420, 03 854,
 04 378) and the sections whose cells were timed apart. `LEFT_TO_FULL` is what the rule gives for them (tests/test_deferred.py checks it equals `decide`'s
 result); a section the rule would leave that is not yet a notebook part (no `part:NAME` cells) cannot leave until its
 cells are tagged, and is listed instead in `TO_TAG`.
@@ -35,7 +35,8 @@ XEON, EPYC = "a 2-core Intel Xeon (AVX512 kernels)", "a 2-core AMD EPYC (AVX512 
 # Each notebook's cold quick run, whole, idle (seconds, where): the rule's total is their sum, less what leaves.
 NOTEBOOK_SECONDS = {
     "01_identity_vs_constant": (1984, f"seeds 0-2, the depth sweep under its reading (Fig 30's RMSprop), on {XEON}"),
-    "02_attractors": (2605, f"band 220-224, nothing else training, on {XEON}"),
+    "02_attractors": (2420, f"the parts quick keeps, 1,023 s cold (seeds 0-2), with the four it leaves to full as band "
+                            f"220-224's whole run measured them (1,397 s), on {XEON}"),
     "03_downsampling_eigenvectors": (854, f"seeds 0-2, on {EPYC}"),
     "04_rho_dynamics": (378, f"the larger of the idle runs, on {XEON}"),
 }
@@ -85,23 +86,23 @@ SECTIONS = {
         S("fig20_22", "Fig 20-22 (the sweep's nets' upper subnetworks)", ("fig20.", "fig22."), 8, measured=f"the notebook's run above, on {XEON}"),
     ],
     "02_attractors": [
-        S("fig1a", "Fig 1a (1-D)", ("fig1a.",)),
-        S("fig1b", "Fig 1b (a U-Net on one image)", ("fig1b.",)),
-        S("thm1", "Theorem 1", ("thm1.",)),
-        S("fig2", "Fig 2 (Swiss roll) and Theorem 2 on it", ("fig2.", "thm2.swiss.")),
+        S("fig1a", "Fig 1a (1-D)", ("fig1a.",), 31, measured=f"the notebook's run above, on {XEON}"),
+        S("fig1b", "Fig 1b (a U-Net on one image)", ("fig1b.",), 34, measured=f"the notebook's run above, on {XEON}"),
+        S("thm1", "Theorem 1", ("thm1.",), 7, measured=f"the notebook's run above, on {XEON}"),
+        S("fig2", "Fig 2 (Swiss roll) and Theorem 2 on it", ("fig2.", "thm2.swiss."), 51, measured=f"the notebook's run above, on {XEON}"),
         S("fig3", "Fig 3a / 3b and Theorem 2 at their training digits", ("fig3a.", "fig3b.", "thm2.fig3a.",
-                                                                          "thm2.fig3b."), 724, part=True,
+                                                                          "thm2.fig3b."), 657, part=True,
           measured=f"the notebook's run above, on {XEON}"),
-        S("fig4", "Fig 4", ("fig4.",), 208, part=True, measured=f"the notebook's run above, on {XEON}"),
-        S("thm3", "Theorem 3", ("thm3.",)),
-        S("fig9_10", "Fig 9 and 10 (single-filter nets)", ("fig9.", "fig10.")),
-        S("tables", "Tables 1-2 (linear conv autoencoders)", ("table1.", "table2.")),
-        S("fig12", "Fig 12 (initializations' output norms)", ("fig12.",)),
+        S("fig4", "Fig 4", ("fig4.",), 208, part=True, measured=f"band 220-224's whole run, on {XEON}"),
+        S("thm3", "Theorem 3", ("thm3.",), 40, measured=f"the notebook's run above, on {XEON}"),
+        S("fig9_10", "Fig 9 and 10 (single-filter nets)", ("fig9.", "fig10."), 49, measured=f"the notebook's run above, on {XEON}"),
+        S("tables", "Tables 1-2 (linear conv autoencoders)", ("table1.", "table2."), 89, measured=f"the notebook's run above, on {XEON}"),
+        S("fig12", "Fig 12 (initializations' output norms)", ("fig12.",), 1, measured=f"the notebook's run above, on {XEON}"),
         S("fig7_8", "Fig 7 and 8 (D1 and D2)", ("fig7.", "fig8."), 512, part=True,
-          measured=f"the notebook's run above, on {XEON}"),
-        S("fig5", "Fig 5a / 5b", ("fig5a.", "fig5b."), 363, part=True, measured=f"the notebook's run above, on {XEON}"),
-        S("fig6", "Fig 6 (superattractors over training)", ("fig6.",)),
-        S("fig11", "Fig 11", ("fig11.",), 314, part=True, measured=f"the notebook's run above, on {XEON}"),
+          measured=f"band 220-224's whole run, on {XEON}"),
+        S("fig5", "Fig 5a / 5b", ("fig5a.", "fig5b."), 363, part=True, measured=f"band 220-224's whole run, on {XEON}"),
+        S("fig6", "Fig 6 (superattractors over training)", ("fig6.",), 57, measured=f"the notebook's run above, on {XEON}"),
+        S("fig11", "Fig 11", ("fig11.",), 314, part=True, measured=f"band 220-224's whole run, on {XEON}"),
     ],
     "03_downsampling_eigenvectors": [
         S("fig4", "Fig 4 / App. A (network DS)", ("fig4.",)),
@@ -232,8 +233,8 @@ class LeftToFull:
 
 
 # {profile: {notebook: [LeftToFull]}}: `decide`'s result for the measurements above, in the order the rule leaves
-# them (tests/test_deferred.py). Estimated quick with these left: 5,180 - 1,985 = 3,195 s (53 minutes), over the
-# 2,430 s the rule aims at; the 765 s more must come from sections that were never timed apart
+# them (tests/test_deferred.py). Estimated quick with these left: 5,636 - 1,893 = 3,743 s (62 minutes), over the
+# 2,430 s the rule aims at; the 1,313 s more must come from sections that were never timed apart
 # (`decide(...).unmeasured`), which the rule cannot rank until their cells are timed, nor leave until they are parts.
 LEFT_TO_FULL = {"quick": {
     "03_downsampling_eigenvectors": [
@@ -250,8 +251,11 @@ LEFT_TO_FULL = {"quick": {
 }}
 
 # Sections the rule leaves that are not notebook parts yet: {profile: {notebook: [(name, the first line of each of its
-# cells)]}}; they stay at quick until those cells are tagged `part:NAME` (none for the measurements above).
-TO_TAG: dict = {"quick": {}}
+# cells)]}}; they stay at quick until those cells are tagged `part:NAME`. Fig 12 decides no claim (its numbers are
+# sanity checks against the paper's table), so the rule leaves it first, for its 1 s.
+TO_TAG: dict = {"quick": {
+    "02_attractors": [("fig12", ('F12_PAPER = {"xavier_uniform": 0.0087, "xavier_normal": 0.0079, "kaiming_uniform": 9.67,',))],
+}}
 
 
 def table(claims, profile: str = "quick") -> str:
