@@ -13,8 +13,8 @@ first (a section that decides none first of all), until the four notebooks' meas
 10 % margin (40.5 minutes); a section cheaper per claim than quick as a whole never leaves (leaving it makes quick
 slower per verdict). No claim's outcome enters the ranking. Its inputs are measured, cold, on an idle 2-core
 machine, and kept here as data with where they were measured (`NOTEBOOK_SECONDS`, `SECTIONS`, each naming its seed
-band and machine as benchmarks/RESULTS.md records them): the whole notebooks (5,636 s: 01 1,984, 02 2,420, 03 854,
-04 378) and the sections whose cells were timed apart. `LEFT_TO_FULL` is what the rule gives for them (tests/test_deferred.py checks it equals `decide`'s
+band and machine as benchmarks/RESULTS.md records them): the whole notebooks (5,670 s: 01 1,984, 02 2,420, 03 854,
+04 412) and the sections whose cells were timed apart. `LEFT_TO_FULL` is what the rule gives for them (tests/test_deferred.py checks it equals `decide`'s
 result); a section the rule would leave that is not yet a notebook part (no `part:NAME` cells) cannot leave until its
 cells are tagged, and is listed instead in `TO_TAG`.
 Each entry of `LEFT_TO_FULL`: the part, what it holds, its measured seconds, its metric prefixes (a claim belongs to a
@@ -38,7 +38,7 @@ NOTEBOOK_SECONDS = {
     "02_attractors": (2420, f"the parts quick keeps, 1,023 s cold (seeds 0-2), with the four it leaves to full as band "
                             f"220-224's whole run measured them (1,397 s), on {XEON}"),
     "03_downsampling_eigenvectors": (854, f"seeds 0-2, on {EPYC}"),
-    "04_rho_dynamics": (378, f"the larger of the idle runs, on {XEON}"),
+    "04_rho_dynamics": (412, f"seeds 0-2 with Fig 1-4's BatchNorm measured with and without parameters, on {XEON}"),
 }
 
 
@@ -119,9 +119,10 @@ SECTIONS = {
         S("unet", "Fig 1 (the U-Net)", ("fig1.unet.",), part=True),
     ],
     "04_rho_dynamics": [
-        S("fig1_4", "Fig 1-4 (BatchNorm and weight decay)", ("bnwd.", "band.bnwd.", "init.bnwd.", "obs3.bnwd.")),
-        S("fig5_8", "Fig 5-8 (BatchNorm without weight decay)", ("band.bn.", "init.bn.")),
-        S("fig9_11", "Fig 9-11 (neither)", ("band.none.", "init.none.", "obs3.none.")),
+        S("fig1_4", "Fig 1-4 (BatchNorm and weight decay)", ("bnwd.", "band.bnwd.", "init.bnwd.", "obs3.bnwd."), 82,
+          measured=f"the notebook's run above, its own cells (the initial-norm cell that trains all three regimes, 99 s, is in the rest), on {XEON}"),
+        S("fig5_8", "Fig 5-8 (BatchNorm without weight decay)", ("band.bn.", "init.bn."), 52, measured=f"the notebook's run above, its own cells (the initial-norm cell that trains all three regimes, 99 s, is in the rest), on {XEON}"),
+        S("fig9_11", "Fig 9-11 (neither)", ("band.none.", "init.none.", "obs3.none."), 35, measured=f"the notebook's run above, its own cells (the initial-norm cell that trains all three regimes, 99 s, is in the rest), on {XEON}"),
     ],
 }
 del S
@@ -233,8 +234,8 @@ class LeftToFull:
 
 
 # {profile: {notebook: [LeftToFull]}}: `decide`'s result for the measurements above, in the order the rule leaves
-# them (tests/test_deferred.py). Estimated quick with these left: 5,636 - 1,893 = 3,743 s (62 minutes), over the
-# 2,430 s the rule aims at; the 1,313 s more must come from sections that were never timed apart
+# them (tests/test_deferred.py). Estimated quick with these left: 5,670 - 1,893 = 3,777 s (63 minutes), over the
+# 2,430 s the rule aims at; the 1,347 s more must come from sections that were never timed apart
 # (`decide(...).unmeasured`), which the rule cannot rank until their cells are timed, nor leave until they are parts.
 LEFT_TO_FULL = {"quick": {
     "03_downsampling_eigenvectors": [
