@@ -72,8 +72,9 @@ def test_the_literal_recipe_is_the_finding_the_notebook_prints():
     """The recipe as written stays measured (the probe's `finding`): its rows name each probe seed's loss at the end."""
     measured = R.depth_reading_measured()
     rows = R.literal_finding_rows(measured)
-    if "finding" in measured:
-        assert len(rows) == len(R.DEPTH_READING_SEEDS) and all("of the zero prediction's" in r for r in rows)
+    assert "finding" in measured                                                 # committed with the probe
+    assert len(rows) == len(R.DEPTH_READING_SEEDS) and all("of the zero prediction's" in r for r in rows)
+    assert rows[0].startswith(f"seed {R.DEPTH_READING_SEEDS[0]}: ") and "dead from step 500" in rows[0]
     assert R.literal_finding_rows(None)[0].startswith("(the reading probe's measurement is not in this checkout")
 
 

@@ -475,7 +475,7 @@ MEASURED_QUICK_S30 = {
 
 # The reading the depth sweep's nets are trained under (memlib/recipes/paper1.py: DEPTH_FIT, chosen by the rule written
 # before its probe), named beside every claim that reads them, with what App. B + H.3 as written showed on the probe
-# seeds (benchmarks/probes/measured/paper1_depth_reading.json; tests/test_claims.py holds the numbers to it)
+# seeds (benchmarks/probes/measured/paper1_depth_reading.json; tests/test_recipes.py holds the numbers to it)
 DEPTH_SWEEP_READING = ("Fig 30's RMSprop at lr 0.0001 from App. H.3's init, the first of the paper's own alternatives "
                        "to fit every depth of the sweep on probe seeds 100-102 (a rule written before the probe ran); "
                        "under App. B + H.3 as written (SGD lr 0.01, momentum 0.9) the 20-layer nets end at 0.9998 / "

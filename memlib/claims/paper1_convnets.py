@@ -342,7 +342,9 @@ CLAIMS: list[Claim] = [
           metric='fig13.mid.input_corr_beyond8', op='>', threshold='fig13.mid_untrained.input_corr_beyond8', expect=RR,
           fit=(fitted('fig3a.depth14'),), rule='more', control='fig13.mid_untrained_other.input_corr_beyond8',
           control_is=OTHER_SEEDS,
-          why=MID_CONTROL_PASSES),
+          why=MID_CONTROL_PASSES + "; layers 9-14's top-singular maps correlate {fig13.mid.input_corr_beyond8:.2f} "
+                                   "with the input after training, {fig13.mid_untrained.input_corr_beyond8:.2f} at "
+                                   "initialization"),
     Claim('p1.fig14_deep_builds_digit', 1, 'Fig 14',
           quote="Instead, the network start from scratch and constructs the digit '7' from empty and predict everything "
                 "as '7'.",

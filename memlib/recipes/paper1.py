@@ -111,10 +111,10 @@ DEPTH_FIT = {p: PAPER_RMSPROP for p in ("smoke", "quick", "full", "paper")}
 _row("optimizer, Fig 3a's depth sweep", (DEPTH_FIT,), (_SGD_LITERAL,), cite="App. B",
      text="SGD lr 0.01, momentum 0.9, x0.2 at 30 / 60 / 80 %, unclipped",
      fmt=lambda f: f"{f['optimizer']} lr {f['lr']:g}, x0.2 at 30 / 60 / 80 % (Fig 30's row)".replace("rmsprop", "RMSprop"),
-     why="the reading rule's choice: under App. B's SGD (lr 0.01, momentum 0.9, unclipped) from H.3's init the "
-                 "nets of 8 layers and more do not fit (probe seed 100's 20-layer net ends at 0.9998 of the zero "
-                 "prediction's loss, its ReLU layers dead); Fig 30's RMSprop, the first of the paper's own "
-                 "alternatives to fit every depth on the probe seeds (benchmarks/probes/paper1_depth_reading.py)")
+     why="the reading rule's choice: under App. B's SGD (lr 0.01, momentum 0.9, unclipped) from H.3's init the nets "
+         "of 8 layers and more do not fit (probe seed 100's 20-layer net ends at 0.9998 of the zero prediction's "
+         "loss, its ReLU layers dead); Fig 30's RMSprop, the first of the paper's own alternatives to fit every depth "
+         "on the probe seeds (benchmarks/probes/paper1_depth_reading.py)")
 
 # ---------------- which reading of the depth sweep's recipe its claims are judged under
 # The rule, written before its probe ran and before any claim was read under it. Where the recipe as the text states
